@@ -1,0 +1,107 @@
+"""The gate: one text in, one Decision out, and never an exception to the caller."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from time import perf_counter
+from typing import Any
+
+from redline.decide.resolve import REASON_ERROR, resolve
+from redline.policy.schema import Policy
+from redline.screen.engine import compile_screen
+from redline.screen.normalize import normalize
+from redline.types import Decision, Outcome, RiskLevel
+
+log = logging.getLogger("redline.gate")
+
+_ERROR_RISK = {
+    Outcome.REFUSE: RiskLevel.HIGH,
+    Outcome.ESCALATE: RiskLevel.HIGH,
+    Outcome.DEFER: RiskLevel.MEDIUM,
+    Outcome.ASK: RiskLevel.MEDIUM,
+    Outcome.EXECUTE: RiskLevel.LOW,
+}
+
+
+class Gate:
+    """Checks texts against one policy. Build once; `check` is safe to call from threads."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.policy_hash = policy.hash
+        self._screen = compile_screen(policy)
+
+    def check(
+        self,
+        text: str,
+        context: Any = None,
+        confidence: float | None = None,
+    ) -> Decision:
+        """The decision for `text`. A failure inside yields the policy's `on_error` outcome.
+
+        `context` (the conversation, DESIGN.md section 6) is accepted for forward
+        compatibility; this version of the gate does not yet read it.
+        """
+        decision_id = uuid.uuid4().hex
+        started = perf_counter()
+        try:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", errors="replace")
+            if not isinstance(text, str):
+                raise TypeError(f"text must be str, not {type(text).__name__}")
+            if confidence is not None and not isinstance(confidence, (int, float)):
+                raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
+            shadow = normalize(text)
+            normalized = perf_counter()
+            result = self._screen.run(shadow)
+            screened = perf_counter()
+            resolution = resolve(
+                result.findings,
+                confidence=confidence,
+                min_confidence=self.policy.auto_send.min_confidence,
+            )
+            done = perf_counter()
+        except Exception as exc:  # the gate's contract: never raise, never let a draft through
+            log.exception("check %s failed", decision_id)
+            return self._error_decision(decision_id, exc, perf_counter() - started)
+        return Decision(
+            id=decision_id,
+            outcome=resolution.outcome,
+            reason=resolution.reason,
+            risk_level=resolution.risk_level,
+            findings=result.findings,
+            suppressed=result.suppressed,
+            policy_name=self.policy.name,
+            policy_hash=self.policy_hash,
+            timings_ms={
+                "normalize": (normalized - started) * 1e3,
+                "screen": (screened - normalized) * 1e3,
+                "resolve": (done - screened) * 1e3,
+                "total": (done - started) * 1e3,
+            },
+            layers={
+                "screen": {
+                    "verdict": "violates" if result.findings else "clear",
+                    "hits": result.hits,
+                },
+                "judge": None,
+                "agreement": None,
+            },
+        )
+
+    def _error_decision(self, decision_id: str, exc: BaseException, elapsed: float) -> Decision:
+        outcome = Outcome(self.policy.on_error)
+        return Decision(
+            id=decision_id,
+            outcome=outcome,
+            reason=REASON_ERROR,
+            risk_level=_ERROR_RISK[outcome],
+            findings=(),
+            suppressed=(),
+            policy_name=self.policy.name,
+            policy_hash=self.policy_hash,
+            timings_ms={"total": elapsed * 1e3},
+            layers={"screen": {"verdict": "error"}, "judge": None, "agreement": None},
+            error=f"{type(exc).__name__}: {exc}",
+        )

@@ -1,0 +1,52 @@
+"""Fixed precedence from findings to one outcome (DESIGN.md sections 3 and 4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redline.types import Finding, Outcome, RiskLevel, Severity
+
+_SEVERITY_OUTCOME = {
+    Severity.REFUSE: Outcome.REFUSE,
+    Severity.BLOCK: Outcome.ESCALATE,
+    Severity.FLAG: Outcome.ESCALATE,
+}
+_SEVERITY_RISK = {
+    Severity.REFUSE: RiskLevel.HIGH,
+    Severity.BLOCK: RiskLevel.HIGH,
+    Severity.FLAG: RiskLevel.MEDIUM,
+}
+_RISK_RANK = {RiskLevel.LOW: 0, RiskLevel.MEDIUM: 1, RiskLevel.HIGH: 2}
+
+REASON_CLEAN = "clean"
+REASON_BELOW_BAR = "below_auto_send_threshold"
+REASON_RED_LINE = "red_line_violation"
+REASON_ERROR = "check_error"
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    outcome: Outcome
+    reason: str
+    risk_level: RiskLevel
+
+
+def finding_reason(finding: Finding) -> str:
+    """`detector:pii` for a detector, `red_line_violation` for red lines and boundaries."""
+    return finding.rule if finding.rule.startswith("detector:") else REASON_RED_LINE
+
+
+def resolve(
+    findings: tuple[Finding, ...], *, confidence: float | None, min_confidence: int
+) -> Resolution:
+    """The most restrictive outcome any finding asks for; a clean text meets the auto-send bar.
+
+    A caller that gives no confidence gives none: only a bar of 0 lets its draft execute.
+    """
+    if not findings:
+        if (confidence if confidence is not None else 0) >= min_confidence:
+            return Resolution(Outcome.EXECUTE, REASON_CLEAN, RiskLevel.LOW)
+        return Resolution(Outcome.DEFER, REASON_BELOW_BAR, RiskLevel.LOW)
+    top = max(findings, key=lambda f: (_SEVERITY_OUTCOME[f.severity].rank, _RISK_RANK[_SEVERITY_RISK[f.severity]]))
+    risk = max((_SEVERITY_RISK[f.severity] for f in findings), key=_RISK_RANK.__getitem__)
+    return Resolution(_SEVERITY_OUTCOME[top.severity], finding_reason(top), risk)

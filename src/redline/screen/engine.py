@@ -1,0 +1,132 @@
+"""The deterministic screen: policy → compiled rules → findings and suppressed hits.
+
+Pure: no I/O, no clock, no randomness. `compile_screen` is cached by policy hash, so a
+check never recompiles; `CompiledScreen.run` is the per-check work.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from threading import Lock
+
+from redline.policy.schema import Policy
+from redline.policy.terms import derive_terms
+from redline.screen.context import assess
+from redline.screen.matcher import Matcher, RawHit, RuleSpec
+from redline.screen.normalize import Shadow
+from redline.types import ContextAssessment, Finding, Severity, Status
+
+_CACHE_SIZE = 32
+
+
+def rule_specs(policy: Policy) -> list[RuleSpec]:
+    """Every rule of the policy that the screen runs, with its id as findings name it."""
+    default = frozenset(policy.screen.suppress)
+    specs: list[RuleSpec] = []
+    for skill in policy.skills:
+        for line in skill.red_lines:
+            specs.append(
+                RuleSpec(
+                    id=f"{skill.slug}:{line.id}",
+                    severity=line.severity,
+                    suppress=default if line.suppress is None else frozenset(line.suppress),
+                    terms=line.terms if line.terms is not None else derive_terms(line.rule),
+                    patterns=line.patterns,
+                )
+            )
+    for kind, severity in (("never", Severity.BLOCK), ("escalate", Severity.FLAG)):
+        for index, text in enumerate(getattr(policy.soul.boundaries, kind)):
+            specs.append(
+                RuleSpec(
+                    id=f"soul:{kind}:{index}",
+                    severity=severity,
+                    suppress=default,
+                    terms=derive_terms(text),
+                    source="boundary",
+                )
+            )
+    return specs
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenResult:
+    findings: tuple[Finding, ...]
+    suppressed: tuple[Finding, ...]
+    hits: int
+
+
+def _dedupe(hits: list[RawHit]) -> list[RawHit]:
+    """One hit per place and rule: a hit inside a longer hit of the same rule goes."""
+    if len(hits) < 2:
+        return hits
+    hits.sort(key=lambda h: (h.rule, h.start, -h.end))
+    kept: list[RawHit] = []
+    for hit in hits:
+        last = kept[-1] if kept else None
+        if last is not None and last.rule == hit.rule and hit.end <= last.end:
+            continue
+        kept.append(hit)
+    kept.sort(key=lambda h: (h.start, h.rule))
+    return kept
+
+
+class CompiledScreen:
+    def __init__(self, policy: Policy) -> None:
+        self.policy_hash = policy.hash
+        self.rules = rule_specs(policy)
+        self.matcher = Matcher(self.rules)
+
+    def run(self, shadow: Shadow) -> ScreenResult:
+        hits = _dedupe(self.matcher.scan(shadow.text))
+        if not hits:
+            return ScreenResult((), (), 0)
+        findings: list[Finding] = []
+        suppressed: list[Finding] = []
+        contexts: dict[tuple[int, int], ContextAssessment] = {}
+        original = shadow.original
+        for hit in hits:
+            span = (hit.start, hit.end)
+            context = contexts.get(span)
+            if context is None:
+                context = contexts[span] = assess(shadow.text, hit.start, hit.end)
+            rule = self.rules[hit.rule]
+            start, end = shadow.span(hit.start, hit.end)
+            blocking = context.first(rule.suppress) if rule.suppress else None
+            cue = blocking or (context.cues[0] if context.cues else None)
+            cue_text = None
+            if cue is not None:
+                cue_start, cue_end = shadow.span(cue.start, cue.end)
+                cue_text = original[cue_start:cue_end]
+            finding = Finding(
+                rule=rule.id,
+                severity=rule.severity,
+                start=start,
+                end=end,
+                text=original[start:end],
+                status=cue.status if cue is not None else Status.AFFIRMED,
+                cue=cue_text,
+                term=hit.term,
+            )
+            (suppressed if blocking is not None else findings).append(finding)
+        return ScreenResult(tuple(findings), tuple(suppressed), len(hits))
+
+
+_cache: OrderedDict[str, CompiledScreen] = OrderedDict()
+_lock = Lock()
+
+
+def compile_screen(policy: Policy) -> CompiledScreen:
+    """The compiled screen of `policy`, built once per policy hash (LRU of 32)."""
+    key = policy.hash
+    with _lock:
+        screen = _cache.get(key)
+        if screen is not None:
+            _cache.move_to_end(key)
+            return screen
+    screen = CompiledScreen(policy)
+    with _lock:
+        _cache[key] = screen
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return screen

@@ -1,0 +1,120 @@
+"""All terms of all rules in one automaton, patterns in RE2: where each rule matched.
+
+Terms are matched as whole words with "boundary keys" (see PERF-NOTES): the shadow text
+has every character that is not a letter or digit mapped to a space and one space added
+at each end, and each term variant is stored as " word word ". A key can then only match
+from word start to word end, so no hit needs a boundary check in Python, and the
+automaton (ahocorasick_rs, a Rust Aho-Corasick) returns character offsets that are
+offsets of the shadow text as well, since the mapping keeps every length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import ahocorasick_rs
+import re2
+
+from redline.policy.terms import term_variants
+from redline.screen.normalize import normalize
+from redline.types import Severity, Status
+
+# ASCII: everything but letters and digits becomes a separator (apostrophes too, so
+# "customer's" holds the word "customer" and quoted 'refund' still matches).
+_SEP_TABLE = {i: " " for i in range(128) if not chr(i).isalnum()}
+_NON_WORD = re.compile(r"[^\w]|_")
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.case_sensitive = False
+_RE2_OPTIONS.log_errors = False
+_RE2_OPTIONS.max_mem = 64 << 20
+
+
+def separate(shadow_text: str) -> str:
+    """The shadow text with every non-word character replaced by one space (same length)."""
+    mapped = shadow_text.translate(_SEP_TABLE)
+    if not mapped.isascii():
+        mapped = _NON_WORD.sub(" ", mapped)
+    return mapped
+
+
+def term_words(term: str) -> tuple[str, ...]:
+    """A term as the shadow sees it: normalized, split into words."""
+    return tuple(separate(normalize(term).text).split())
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """One rule as the screen runs it, whatever the policy section it came from."""
+
+    id: str
+    severity: Severity
+    suppress: frozenset[Status]
+    terms: tuple[str, ...]
+    patterns: tuple[str, ...] = ()
+    source: str = "red_line"
+
+
+@dataclass(frozen=True, slots=True)
+class RawHit:
+    """A match in shadow offsets, before context."""
+
+    rule: int
+    start: int
+    end: int
+    term: str
+
+
+class Matcher:
+    """Compiled once per policy; `scan` is the hot path and allocates little."""
+
+    def __init__(self, rules: Sequence[RuleSpec]) -> None:
+        owners: dict[str, list[tuple[int, str]]] = {}
+        for index, rule in enumerate(rules):
+            for term in rule.terms:
+                variants = set(term_variants(term_words(term)))
+                unquoted = normalize(term).text.replace("'", "")
+                if unquoted != normalize(term).text:  # "can't breathe" also as "cant breathe"
+                    variants |= term_variants(term_words(unquoted))
+                for variant in variants:
+                    key = " " + " ".join(variant) + " "
+                    entry = owners.setdefault(key, [])
+                    if (index, term) not in entry:
+                        entry.append((index, term))
+        self._keys = list(owners)
+        self._owners = [tuple(owners[k]) for k in self._keys]
+        self._automaton = ahocorasick_rs.AhoCorasick(self._keys) if self._keys else None
+        self._patterns: list[tuple[int, re2._Regexp]] = []
+        self._pattern_set = None
+        for index, rule in enumerate(rules):
+            for pattern in rule.patterns:
+                self._patterns.append((index, re2.compile(pattern, options=_RE2_OPTIONS)))
+        if self._patterns:
+            # re2.Set says which patterns match in one pass; only those run for spans
+            self._pattern_set = re2.Set.SearchSet(_RE2_OPTIONS)
+            for _, regex in self._patterns:
+                self._pattern_set.Add(regex.pattern)
+            self._pattern_set.Compile()
+
+    @property
+    def key_count(self) -> int:
+        return len(self._keys)
+
+    def scan(self, shadow_text: str) -> list[RawHit]:
+        hits: list[RawHit] = []
+        if self._automaton is not None:
+            keyed = " " + separate(shadow_text) + " "
+            owners = self._owners
+            for key_index, start, end in self._automaton.find_matches_as_indexes(keyed, overlapping=True):
+                # the key's leading space sits at keyed[start] = shadow[start - 1]
+                for rule, term in owners[key_index]:
+                    hits.append(RawHit(rule, start, end - 2, term))
+        if self._pattern_set is not None:
+            for pattern_index in self._pattern_set.Match(shadow_text) or ():
+                rule, regex = self._patterns[pattern_index]
+                for match in regex.finditer(shadow_text):
+                    start, end = match.span()
+                    if end > start:
+                        hits.append(RawHit(rule, start, end, regex.pattern))
+        return hits

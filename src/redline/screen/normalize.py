@@ -1,0 +1,194 @@
+"""The shadow text the screen matches on, with a map back to the original offsets.
+
+Pipeline (DESIGN.md section 3 step 1): per character NFKC with combining marks dropped,
+case-folded, confusable letters folded to their Latin look-alike, format characters
+(zero-width, soft hyphen, bidi controls) removed; then whitespace runs folded to one
+space (a newline where the run holds a line break, so sentences stay apart); then
+letter-spaced words ("r e f u n d") joined. Every step only deletes or replaces
+characters, so a span of the shadow maps back to exactly one span of the original.
+
+Pure ASCII text, the common case, skips the per-character work: `str.lower()` keeps its
+length, so the first map is the identity and only the regex steps can move offsets.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from array import array
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import re2
+
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+# Two or more whitespace characters, or one that is neither a space nor a newline.
+_WS_EDIT = re.compile(r"\s{2,}|[^\S \n]")
+# Four or more single letters separated by single spaces: "r e f u n d".
+_SPACED = re.compile(r"(?<!\w)(?:[^\W\d_] ){3,}[^\W\d_](?!\w)")
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+# A linear-time gate that is true whenever either step above could change the text
+# (a superset: it ignores word boundaries). Most drafts need neither step, and one RE2
+# search costs a fifth of the two `re` searches it spares.
+_ODD_WS = r"\t\x0b\x0c\r\x1c-\x1f\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}"
+_NEEDS_EDIT = re2.compile(
+    rf"[ \n{_ODD_WS}][ \n{_ODD_WS}]|[{_ODD_WS}]|[\pL\pN] [\pL\pN] [\pL\pN] [\pL\pN]"
+)
+
+
+def _load_confusables() -> dict[str, str]:
+    table: dict[str, str] = {}
+    text = resources.files("redline.screen").joinpath("data/confusables.txt").read_text("utf-8")
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        char, latin = line.split("\t")[:2]
+        table[char] = latin
+    return table
+
+
+_CONFUSABLES = _load_confusables()
+
+
+@lru_cache(maxsize=65536)
+def fold_char(char: str) -> str:
+    """One character of the original as it appears in the shadow ("" when removed)."""
+    out = char
+    for _ in range(4):  # reach a fixed point: casefold can expose new decompositions
+        before = out
+        pieces = []
+        for c in unicodedata.normalize("NFKD", out):
+            if unicodedata.combining(c) or unicodedata.category(c) in ("Cf", "Mn", "Me"):
+                continue
+            pieces.append(c)
+        out = unicodedata.normalize("NFKC", "".join(pieces)).casefold()
+        out = "".join(_CONFUSABLES.get(c, c) for c in out)
+        if out == before:
+            break
+    return out
+
+
+class _EditMap:
+    """Offsets through one regex step that replaced some runs by shorter text.
+
+    Segment k starts at `new[k]` in the output and at `old[k]` in the input; inside a
+    segment offsets move one for one. A replaced run becomes segments of length one.
+    """
+
+    __slots__ = ("new", "old")
+
+    def __init__(self, new: list[int], old: list[int]) -> None:
+        self.new = new
+        self.old = old
+
+    def __call__(self, index: int) -> int:
+        k = bisect_right(self.new, index) - 1
+        return self.old[k] + (index - self.new[k])
+
+
+def _apply(pattern: re.Pattern[str], text: str, replace) -> tuple[str, _EditMap | None]:
+    """Replace each match of `pattern`; `replace(match)` returns (text, source offsets)."""
+    pieces: list[str] = []
+    new: list[int] = [0]
+    old: list[int] = [0]
+    cursor = 0
+    out_len = 0
+    for match in pattern.finditer(text):
+        start, end = match.span()
+        pieces.append(text[cursor:start])
+        out_len += start - cursor
+        replacement, sources = replace(match)
+        pieces.append(replacement)
+        for source in sources:
+            new.append(out_len)
+            old.append(source)
+            out_len += 1
+        new.append(out_len)
+        old.append(end)
+        cursor = end
+    if cursor == 0:
+        return text, None
+    pieces.append(text[cursor:])
+    return "".join(pieces), _EditMap(new, old)
+
+
+def _fold_ws(match: re.Match[str]) -> tuple[str, list[int]]:
+    run = match.group()
+    char = "\n" if any(c in _LINE_BREAKS for c in run) else " "
+    return char, [match.start()]
+
+
+def _join_spaced(match: re.Match[str]) -> tuple[str, list[int]]:
+    start = match.start()
+    run = match.group()
+    return run[::2], [start + i for i in range(0, len(run), 2)]
+
+
+@dataclass(frozen=True, slots=True)
+class Shadow:
+    """A normalized copy of `original` for matching; `span()` maps offsets back."""
+
+    original: str
+    text: str
+    _starts: array | None = None  # per character of the folded text: its original start
+    _ends: array | None = None
+    _maps: tuple[_EditMap, ...] = ()
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original span of shadow span [start, end) (end > start)."""
+        first, last = start, end - 1
+        for edit in reversed(self._maps):
+            first, last = edit(first), edit(last)
+        if self._starts is None:
+            return first, last + 1
+        return self._starts[first], self._ends[last]
+
+    @property
+    def identity(self) -> bool:
+        return self._starts is None and not self._maps
+
+
+def _fold_chars(text: str) -> tuple[str, array | None, array | None]:
+    if text.isascii():
+        return text.lower(), None, None
+    pieces: list[str] = []
+    starts = array("l")
+    ends = array("l")
+    cursor = 0
+    for run in _NON_ASCII_RUN.finditer(text):
+        run_start, run_end = run.span()
+        if run_start > cursor:  # an ASCII stretch folds in bulk, one for one
+            pieces.append(text[cursor:run_start].lower())
+            starts.extend(range(cursor, run_start))
+            ends.extend(range(cursor + 1, run_start + 1))
+        for offset in range(run_start, run_end):
+            folded = fold_char(text[offset])
+            if folded:
+                pieces.append(folded)
+                starts.extend([offset] * len(folded))
+                ends.extend([offset + 1] * len(folded))
+        cursor = run_end
+    if cursor < len(text):
+        pieces.append(text[cursor:].lower())
+        starts.extend(range(cursor, len(text)))
+        ends.extend(range(cursor + 1, len(text) + 1))
+    return "".join(pieces), starts, ends
+
+
+def normalize(text: str) -> Shadow:
+    """The shadow of `text`; `normalize(normalize(t).text).text == normalize(t).text`."""
+    folded, starts, ends = _fold_chars(text)
+    maps: list[_EditMap] = []
+    if not _NEEDS_EDIT.search(folded):
+        return Shadow(text, folded, starts, ends)
+    if _WS_EDIT.search(folded):
+        folded, edit = _apply(_WS_EDIT, folded, _fold_ws)
+        if edit is not None:
+            maps.append(edit)
+    if " " in folded and _SPACED.search(folded):
+        folded, edit = _apply(_SPACED, folded, _join_spaced)
+        if edit is not None:
+            maps.append(edit)
+    return Shadow(text, folded, starts, ends, tuple(maps))
