@@ -55,6 +55,8 @@ _CONFUSABLES = _load_confusables()
 @lru_cache(maxsize=65536)
 def fold_char(char: str) -> str:
     """One character of the original as it appears in the shadow ("" when removed)."""
+    if unicodedata.category(char) == "Cs":  # a lone surrogate cannot be encoded for matching
+        return "\ufffd"
     out = char
     for _ in range(4):  # reach a fixed point: casefold can expose new decompositions
         before = out

@@ -1,0 +1,134 @@
+"""Score redline's context layer on the NegEx/ConText test set, beside published figures.
+
+    python benchmarks/negex_bench.py ../shared/benchmarks/negex/negex-rs-annotations.jsonl
+    python benchmarks/negex_bench.py PATH --json
+    python benchmarks/negex_bench.py PATH --errors 10     # misclassified rows per property
+
+The data set (Chapman et al. 2001; Harkema et al. 2009; Apache-2.0) is 2,376 sentences
+from 120 clinical reports. Each row names a term; gold labels say whether it is negated,
+historical, hypothetical, or experienced by someone other than the patient.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+try:
+    import redline  # noqa: F401
+except ImportError:  # run from a checkout without an installed package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from redline.eval.context_cmd import context_rows, find_term, read_jsonl
+from redline.screen.context import assess
+from redline.screen.normalize import normalize
+
+PROPERTIES = ("negated", "historical", "hypothetical", "other_experiencer")
+
+# Figures from shared/benchmarks/README.md: (precision, recall, F1); None where unpublished.
+PUBLISHED: dict[str, dict[str, tuple[float | None, float | None, float]]] = {
+    "GenNegEx 1.2": {"negated": (0.933, 0.959, 0.946)},
+    "ConText": {
+        "negated": (None, None, 0.981),
+        "historical": (None, None, 0.665),
+        "hypothetical": (None, None, 0.963),
+    },
+    "negspaCy 1.1": {"negated": (0.930, 0.951, 0.941)},
+}
+TARGETS = {"negated": 0.95, "historical": 0.70, "hypothetical": 0.90}
+
+
+def score(gold: list[bool], pred: list[bool]) -> dict[str, float | int]:
+    tp = sum(g and p for g, p in zip(gold, pred))
+    fp = sum(p and not g for g, p in zip(gold, pred))
+    fn = sum(g and not p for g, p in zip(gold, pred))
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    accuracy = sum(g == p for g, p in zip(gold, pred)) / len(gold) if gold else 0.0
+    return {
+        "precision": precision, "recall": recall, "f1": f1, "accuracy": accuracy,
+        "tp": tp, "fp": fp, "fn": fn, "support": tp + fn,
+    }
+
+
+def timings(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Median µs per row (normalize + find + assess) and per `assess` call alone."""
+    per_row, per_call = [], []
+    for row in rows:
+        t0 = time.perf_counter()
+        next(context_rows([row]))
+        per_row.append(time.perf_counter() - t0)
+        shadow = normalize(row["text"]).text
+        span = find_term(shadow, normalize(row["term"]).text)
+        if span is not None:
+            t0 = time.perf_counter()
+            assess(shadow, *span)
+            per_call.append(time.perf_counter() - t0)
+    return {
+        "median_us_per_row": statistics.median(per_row) * 1e6,
+        "median_us_per_assess": statistics.median(per_call) * 1e6,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path", help="negex-rs-annotations.jsonl")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--errors", type=int, default=0, metavar="N",
+                        help="print N misclassified rows per property")
+    args = parser.parse_args(argv)
+
+    rows = list(read_jsonl(args.path))
+    predictions = list(context_rows(rows))
+    results = {
+        prop: score([bool(r[prop]) for r in rows], [p[prop] for p in predictions])
+        for prop in PROPERTIES
+    }
+    not_found = sum(not p["found"] for p in predictions)
+    timing = timings(rows)
+    # warm-up done by the scoring pass; a second pass gives steadier medians
+    timing = timings(rows)
+
+    if args.json:
+        print(json.dumps({"rows": len(rows), "not_found": not_found, "redline": results,
+                          "published": PUBLISHED, "targets": TARGETS, **timing}, indent=2))
+    else:
+        print(f"NegEx/ConText test set: {len(rows)} rows, term not found in {not_found}\n")
+        print(f"{'property':<18}{'system':<14}{'P':>7}{'R':>7}{'F1':>7}{'acc':>7}"
+              f"{'support':>9}{'target':>8}")
+        for prop in PROPERTIES:
+            r = results[prop]
+            target = TARGETS.get(prop)
+            mark = "" if target is None else f"{target:.2f}" + ("" if r["f1"] >= target else "!")
+            print(f"{prop:<18}{'redline':<14}{r['precision']:>7.3f}{r['recall']:>7.3f}"
+                  f"{r['f1']:>7.3f}{r['accuracy']:>7.3f}{r['support']:>9}{mark:>8}")
+            for system, figures in PUBLISHED.items():
+                if prop in figures:
+                    p, rc, f1 = figures[prop]
+                    fmt = lambda v: f"{v:>7.3f}" if v is not None else f"{'-':>7}"  # noqa: E731
+                    print(f"{'':<18}{system:<14}{fmt(p)}{fmt(rc)}{fmt(f1)}")
+        print(f"\nmedian per row (normalize + find + assess): "
+              f"{timing['median_us_per_row']:.1f} µs")
+        print(f"median per assess call: {timing['median_us_per_assess']:.1f} µs")
+
+    if args.errors:
+        by_id = {r["id"]: r for r in rows}
+        for prop in PROPERTIES:
+            wrong = [p for p in predictions if p[prop] != bool(by_id[p["id"]][prop])]
+            print(f"\n== {prop}: {len(wrong)} misclassified, showing {min(args.errors, len(wrong))}")
+            for p in wrong[: args.errors]:
+                row = by_id[p["id"]]
+                kind = "FN" if row[prop] else "FP"
+                text = " ".join(row["text"].split())
+                print(f"{kind} {row['id']} [{row['term'].strip()}] {text[:220]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

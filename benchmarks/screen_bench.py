@@ -1,0 +1,301 @@
+"""Latency of `Gate.check` against a raw automaton scan and a naive substring loop.
+
+Run from the repository root (src layout, nothing to install):
+
+    PYTHONPATH=src python benchmarks/screen_bench.py            # full run, Markdown table
+    PYTHONPATH=src python benchmarks/screen_bench.py --quick    # smoke test
+    PYTHONPATH=src python benchmarks/screen_bench.py --sizes 10,100 --json
+
+Data is generated and seeded: ~1 KB English-like drafts (pseudo-words from syllables plus
+function words, sentences ending in . ? !, paragraph breaks) and rules with one term of
+1-3 pseudo-words drawn from a vocabulary that drafts never use, so a term appears only
+where it is planted: one per draft on average, a third of them after a negation cue.
+Per draft the three methods run interleaved (order rotated); p50/p99 from perf_counter_ns.
+The naive loop lowercases once, then `[t for t in terms if t in low]` (the stricter baseline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import random
+import statistics
+import sys
+import tracemalloc
+from time import perf_counter_ns
+
+import ahocorasick_rs
+
+from redline import Gate, Policy
+from redline.screen import engine
+
+FUNCTION_WORDS = (
+    "the a an and or but if so to of in on at for with from by as is are was were be been "
+    "it its this that these those we you they he she i our your their my not no can will "
+    "would should could may might must do does did has had have there here when while "
+    "after before about into over than then also only very more most some any each all "
+    "please thanks because however although since until which who what where how"
+).split()
+NEGATIONS = ("no", "not", "never", "without", "cannot", "unable to", "free of")
+ONSETS = "b c d f g h k l m n p r s t w br cl dr fr gr pl pr st tr sh ch th".split()
+VOWELS = "a e i o u ea ou ai".split()
+CODAS = ["", "", "", "", "n", "r", "s", "t", "l", "nd", "st", "m"]
+TERM_ONSETS = "z q x j zr qu xa jo".split()  # letters no draft word contains
+
+
+def syllable(rng: random.Random, onsets: list[str]) -> str:
+    return rng.choice(onsets) + rng.choice(VOWELS) + rng.choice(CODAS)
+
+
+def vocabulary(rng: random.Random, size: int, term: bool) -> list[str]:
+    words: set[str] = set()
+    while len(words) < size:
+        parts = [syllable(rng, ONSETS) for _ in range(rng.choice((0, 1, 1) if term else (1, 1, 2, 2, 3)))]
+        if term:  # one syllable from the term-only onsets: never a substring of draft text
+            parts.insert(rng.randrange(len(parts) + 1), syllable(rng, TERM_ONSETS))
+        words.add("".join(parts))
+    return sorted(words)
+
+
+def base_drafts(rng: random.Random, count: int, size: int) -> list[list[list[str]]]:
+    """Drafts as lists of sentences (lists of words); punctuation is added when planted."""
+    vocab = vocabulary(rng, 3000, term=False)
+    drafts = []
+    for _ in range(count):
+        sentences, length = [], 0
+        while length < size:
+            words = [rng.choice(FUNCTION_WORDS) if rng.random() < 0.45 else rng.choice(vocab)
+                     for _ in range(rng.randint(5, 18))]
+            if rng.random() < 0.3:
+                words[rng.randrange(len(words) - 1)] += ","
+            words[-1] += rng.choice(".........??!")
+            sentences.append(words)
+            length += sum(len(w) + 1 for w in words)
+        drafts.append(sentences)
+    return drafts
+
+
+def make_terms(count: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    vocab = vocabulary(rng, 6000, term=True)
+    terms: dict[str, None] = {}
+    while len(terms) < count:
+        terms[" ".join(rng.sample(vocab, rng.choice((1, 1, 2, 2, 3))))] = None
+    return list(terms)
+
+
+def make_policy(terms: list[str]) -> Policy:
+    skills = [{"slug": f"skill-{k}", "red_lines": [
+        {"id": f"rule-{i}", "rule": f"Never mention {t}.", "severity": "block" if i % 3 else "flag",
+         "terms": [t]} for i, t in enumerate(terms[k:k + 100], start=k)]}
+        for k in range(0, len(terms), 100)]
+    return Policy.model_validate({
+        "version": 1, "name": f"bench-{len(terms)}", "auto_send": {"min_confidence": 0},
+        "detectors": {"credentials": "off", "pii": "off", "technical_content": "off"},
+        "skills": skills})
+
+
+def poisson1(rng: random.Random) -> int:
+    k, p, limit = 0, rng.random(), math.exp(-1.0)
+    while p > limit:
+        k, p = k + 1, p * rng.random()
+    return k
+
+
+def render(sentences: list[list[str]], terms: list[str], rng: random.Random, per_kb: float) -> str:
+    """Plant terms (Poisson, `per_kb` per 1,000 characters) and join into text."""
+    sentences = [list(s) for s in sentences]
+    size = sum(len(w) + 1 for s in sentences for w in s)
+    plants = sum(poisson1(rng) for _ in range(max(1, round(size / 1000 * per_kb))))
+    for _ in range(plants):
+        words = sentences[rng.randrange(len(sentences))]
+        term = rng.choice(terms) + ("s" if rng.random() < 0.15 else "")
+        if rng.random() < 1 / 3:
+            term = rng.choice(NEGATIONS) + " " + term
+        words.insert(rng.randrange(len(words)), term)  # never after the last word
+    paragraphs, out = [], []
+    for i, words in enumerate(sentences):
+        words = list(words)
+        words[0] = words[0][0].upper() + words[0][1:]
+        out.append(" ".join(words))
+        if rng.random() < 0.25 or i == len(sentences) - 1:
+            paragraphs.append(" ".join(out))
+            out = []
+    return "\n\n".join(paragraphs)
+
+
+def pct(samples: list[int], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)] / 1e3  # ns -> µs
+
+
+def log(*parts: object) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def compile_cost(policy: Policy, reps: int) -> dict:
+    times = []
+    for _ in range(reps):
+        engine._cache.clear()
+        gc.collect()
+        t0 = perf_counter_ns()
+        Gate(policy)
+        times.append((perf_counter_ns() - t0) / 1e6)
+    engine._cache.clear()
+    gc.collect()
+    tracemalloc.start()
+    gate = Gate(policy)
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"ms": statistics.median(times), "ms_all": times, "peak_mb": peak / 2**20,
+            "retained_mb": current / 2**20, "keys": gate._screen.matcher.key_count}
+
+
+def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> dict:
+    terms = all_terms[:n]
+    policy = make_policy(terms)
+    log(f"[{n} rules] compiling ...")
+    comp = compile_cost(policy, 1 if args.quick else 3)
+    gate = Gate(policy)  # cached: the compile above
+    automaton = ahocorasick_rs.AhoCorasick(terms)
+    rng = random.Random(1000 + n)
+    texts = [render(d, terms, rng, 1.0) for d in drafts]
+    scan = automaton.find_matches_as_indexes
+
+    def run_gate(text: str) -> object:
+        return gate.check(text)
+
+    def run_raw(text: str) -> object:
+        return scan(text.lower())
+
+    def run_naive(text: str) -> object:
+        low = text.lower()
+        return [t for t in terms if t in low]
+
+    methods = (run_gate, run_raw, run_naive)
+    for text in texts[: min(200, len(texts))]:  # warm-up: caches, branch predictors, allocator
+        for m in methods:
+            m(text)
+    samples: list[list[int]] = [[], [], []]
+    found = suppressed = raw_hits = 0
+    gc.collect()
+    log(f"[{n} rules] timing {len(texts)} drafts x 3 methods ...")
+    for i, text in enumerate(texts):
+        for j in range(3):
+            k = (i + j) % 3
+            t0 = perf_counter_ns()
+            result = methods[k](text)
+            samples[k].append(perf_counter_ns() - t0)
+            if k == 0:
+                found += len(result.findings)
+                suppressed += len(result.suppressed)
+                if result.error:
+                    raise SystemExit(f"gate error: {result.error}")
+            elif k == 1:
+                raw_hits += len(result)
+    row = {"rules": n, "keys": comp["keys"], "compile": comp,
+           "draft_chars_mean": statistics.fmean(len(t) for t in texts),
+           "findings_per_draft": found / len(texts), "suppressed_per_draft": suppressed / len(texts),
+           "raw_hits_per_draft": raw_hits / len(texts)}
+    for name, s in zip(("gate", "raw", "naive"), samples):
+        row[name] = {"p50": pct(s, 50), "p99": pct(s, 99), "mean": statistics.fmean(s) / 1e3}
+    if n in (1000, 10000):
+        text = render(big, terms, random.Random(7 + n), 1.0)
+        runs, raw_runs = [], []
+        for _ in range(1 if args.quick else 5):
+            t0 = perf_counter_ns()
+            decision = gate.check(text)
+            runs.append(perf_counter_ns() - t0)
+            t0 = perf_counter_ns()
+            run_raw(text)
+            raw_runs.append(perf_counter_ns() - t0)
+        per_byte_1mb = statistics.median(runs) / len(text)
+        per_byte_1kb = row["gate"]["p50"] * 1e3 / row["draft_chars_mean"]
+        row["big"] = {"chars": len(text), "ms": statistics.median(runs) / 1e6,
+                      "raw_ms": statistics.median(raw_runs) / 1e6,
+                      "hits": decision.layers["screen"].get("hits"),
+                      "per_byte_ratio": per_byte_1mb / per_byte_1kb}
+    log(f"[{n} rules] gate p50 {row['gate']['p50']:.1f} µs, raw {row['raw']['p50']:.1f}, "
+        f"naive {row['naive']['p50']:.1f}; findings/draft {row['findings_per_draft']:.2f}, "
+        f"suppressed/draft {row['suppressed_per_draft']:.2f}")
+    return row
+
+
+def verdicts(rows: dict[int, dict]) -> list[tuple[str, bool | None, str]]:
+    out: list[tuple[str, bool | None, str]] = []
+    r = rows.get(1000)
+    if r:
+        ratio = r["gate"]["p50"] / r["raw"]["p50"]
+        out.append(("1,000 rules: gate p50 <= 4x raw scan p50", ratio <= 4, f"{ratio:.2f}x"))
+        speedup = r["naive"]["p50"] / r["gate"]["p50"]
+        out.append(("1,000 rules: gate >= 8x faster than naive", speedup >= 8, f"{speedup:.1f}x"))
+    if 10 in rows and 10000 in rows:
+        growth = rows[10000]["gate"]["p50"] / rows[10]["gate"]["p50"]
+        out.append(("gate p50 grows <= 2.5x from 10 to 10,000 rules", growth <= 2.5, f"{growth:.2f}x"))
+    for n in (1000, 10000):
+        if n in rows and "big" in rows[n]:
+            ratio = rows[n]["big"]["per_byte_ratio"]
+            out.append((f"1 MB per byte <= 1.5x 1 KB per byte at {n:,} rules", ratio <= 1.5, f"{ratio:.2f}x"))
+    if 10000 in rows:
+        ms = rows[10000]["compile"]["ms"]
+        out.append(("compile 10,000 rules <= 2 s", ms <= 2000, f"{ms:.0f} ms"))
+    return out
+
+
+def markdown(rows: dict[int, dict], checks) -> str:
+    lines = ["| rules | gate p50 µs | gate p99 µs | raw scan p50 | raw p99 | naive p50 | naive p99 "
+             "| gate/raw | naive/gate | compile ms | compile MB |", "|" + "---:|" * 11]
+    for n, r in rows.items():
+        g, w, v, c = r["gate"], r["raw"], r["naive"], r["compile"]
+        lines.append(f"| {n:,} | {g['p50']:.1f} | {g['p99']:.1f} | {w['p50']:.1f} | {w['p99']:.1f} "
+                     f"| {v['p50']:.1f} | {v['p99']:.1f} | {g['p50'] / w['p50']:.2f} "
+                     f"| {v['p50'] / g['p50']:.1f} | {c['ms']:.1f} | {c['peak_mb']:.1f} |")
+    lines.append("")
+    lines.append("compile MB = peak Python heap during `Gate(policy)` (tracemalloc; excludes Rust).")
+    for n, r in rows.items():
+        lines.append(f"- {n:,} rules: {r['keys']:,} automaton keys, drafts {r['draft_chars_mean']:.0f} "
+                     f"chars, per draft {r['findings_per_draft']:.2f} findings + "
+                     f"{r['suppressed_per_draft']:.2f} suppressed, raw hits {r['raw_hits_per_draft']:.2f}")
+    if 10 in rows and 10000 in rows:
+        lines.append(f"- gate p50 growth 10 -> 10,000 rules: "
+                     f"{rows[10000]['gate']['p50'] / rows[10]['gate']['p50']:.2f}x")
+    for n, r in rows.items():
+        if "big" in r:
+            b = r["big"]
+            lines.append(f"- 1 MB draft at {n:,} rules: {b['ms']:.1f} ms ({b['hits']} hits; raw scan "
+                         f"{b['raw_ms']:.1f} ms), per-byte ratio vs 1 KB p50: {b['per_byte_ratio']:.2f}x")
+    lines.append("")
+    for name, ok, value in checks:
+        lines.append(f"- {'n/a' if ok is None else 'PASS' if ok else 'FAIL'}: {name} ({value})")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    ap.add_argument("--quick", action="store_true", help="fewer drafts and repeats (smoke test)")
+    ap.add_argument("--sizes", default="10,100,1000,10000", help="comma-separated rule counts")
+    ap.add_argument("--drafts", type=int, default=None, help="drafts per size (default 2000)")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    count = args.drafts or (200 if args.quick else 2000)
+    rng = random.Random(42)
+    log(f"generating {count} drafts and {max(sizes):,} terms ...")
+    drafts = base_drafts(rng, count, 1000)
+    big = [s for page in base_drafts(rng, 1000, 1000) for s in page]  # ~1 MB
+    all_terms = make_terms(max(sizes))
+    rows = {n: bench_size(n, all_terms, drafts, big, args) for n in sizes}
+    checks = verdicts(rows)
+    if args.json:
+        print(json.dumps({"rows": list(rows.values()), "drafts": count,
+                          "checks": [{"name": c, "pass": ok, "value": v} for c, ok, v in checks]},
+                         indent=2))
+    else:
+        print(markdown(rows, checks))
+    sys.exit(0 if all(ok is not False for _, ok, _ in checks) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""The `redline` command line (Typer + rich). `--json` prints machine-readable output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from redline.decide.gate import Gate
+from redline.errors import RedlineError
+from redline.policy import json_schema, load_policy
+from redline.types import Decision, Outcome
+
+app = typer.Typer(
+    help="redline: a policy gate for AI agents. Checks drafts, messages and actions against a policy.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+_OUTCOME_STYLE = {
+    Outcome.EXECUTE: "bold green",
+    Outcome.ASK: "bold cyan",
+    Outcome.DEFER: "bold blue",
+    Outcome.ESCALATE: "bold yellow",
+    Outcome.REFUSE: "bold red",
+}
+_PROGRESS_FROM = 200  # suites smaller than this finish before a bar is worth drawing
+
+
+def _fail(exc: Exception) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+    return typer.Exit(code=2)
+
+
+def _read_text(text: Optional[str]) -> str:
+    if text is None or text == "-":
+        data = sys.stdin.buffer.read()
+        return data.decode("utf-8", errors="replace")
+    return text
+
+
+def _marked(decision: Decision, text: str) -> Text:
+    """The text with fired spans in red and suppressed spans struck through in yellow."""
+    marked = Text(text)
+    for finding in decision.suppressed:
+        marked.stylize("yellow strike", finding.start, finding.end)
+    for finding in decision.findings:
+        marked.stylize("bold red underline", finding.start, finding.end)
+    return marked
+
+
+def _print_decision(decision: Decision, text: str) -> None:
+    style = _OUTCOME_STYLE[decision.outcome]
+    out.print(
+        Text.assemble(
+            (decision.outcome.value.upper(), style),
+            f"  reason: {decision.reason}  risk: {decision.risk_level.value}  ",
+            (f"policy {decision.policy_name} {decision.policy_hash[:19]}", "dim"),
+        )
+    )
+    if decision.error:
+        out.print(Text(f"error inside the gate: {decision.error}", style="red"))
+    out.print(_marked(decision, text))
+    rows = [("fired", f) for f in decision.findings] + [("suppressed", f) for f in decision.suppressed]
+    if rows:
+        table = Table(show_edge=False, pad_edge=False)
+        for column in ("", "rule", "severity", "span", "text", "status", "cue"):
+            table.add_column(column)
+        for kind, f in rows:
+            table.add_row(
+                Text(kind, style="red" if kind == "fired" else "yellow"),
+                f.rule,
+                f.severity.value,
+                f"{f.start}-{f.end}",
+                f.text,
+                f.status.value,
+                f.cue or "",
+            )
+        out.print(table)
+    timing = decision.timings_ms.get("total")
+    if timing is not None:
+        out.print(Text(f"checked in {timing:.3f} ms", style="dim"))
+
+
+@app.command()
+def check(
+    policy: Path = typer.Argument(..., help="The policy YAML file."),
+    text: Optional[str] = typer.Argument(None, help="The text to check; '-' or nothing reads stdin."),
+    confidence: Optional[float] = typer.Option(
+        None, "--confidence", min=0, max=101, help="The caller's confidence (0-100) for auto-send."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the decision as JSON."),
+) -> None:
+    """Check one text against a policy and show the decision."""
+    try:
+        gate = Gate(load_policy(policy))
+    except RedlineError as exc:
+        raise _fail(exc) from None
+    body = _read_text(text)
+    decision = gate.check(body, confidence=confidence)
+    if as_json:
+        out.print_json(data=decision.to_dict()) if sys.stdout.isatty() else print(json.dumps(decision.to_dict()))
+    else:
+        _print_decision(decision, body)
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    out.print(
+        f"[bold]{report['suite']}[/]: exact {report['exact']}/{report['total']}, "
+        f"missed holds {report['misses']} (rate {report['miss_rate']:.3f}), "
+        f"over-flagged {report['overflags']} (rate {report['overflag_rate']:.3f})"
+    )
+    table = Table("group", "probes", "exact", "misses", "over-flags", show_edge=False)
+    for name, group in report["by_group"].items():
+        style = "" if group["exact"] == group["total"] else "yellow"
+        table.add_row(name, str(group["total"]), str(group["exact"]), str(group["misses"]), str(group["overflags"]), style=style)
+    out.print(table)
+    wrong = [c for c in report["cases"] if not c["ok"] and not c["known_screen_miss"]]
+    if wrong:
+        out.print("[bold]not as expected[/]")
+        for case in wrong:
+            out.print(_case_line(case))
+    known = [c for c in report["cases"] if c["known_screen_miss"]]
+    if known:
+        caught = report["known_screen_misses"]["caught"]
+        out.print(f"[bold]known screen misses[/] (a judge's work): {caught}/{len(known)} caught")
+        for case in known:
+            out.print(_case_line(case))
+
+
+def _case_line(case: dict[str, Any]) -> Text:
+    line = Text("  ")
+    line.append(case["id"], style="bold")
+    line.append(f" [{case['group']}] want {case['expected']}, got ")
+    line.append(case["got"], style="green" if case["outcome_ok"] else "red")
+    if case["fired"]:
+        line.append(f"  fired {', '.join(case['fired'])}")
+    if case["expect_rules"] and not case["rules_ok"]:
+        line.append(f"  expected rules {', '.join(case['expect_rules'])}", style="red")
+    if case["suppressed"]:
+        kept = ", ".join(f"{s['rule']} ({s['status']}: {s['cue']})" for s in case["suppressed"])
+        line.append(f"  suppressed {kept}", style="yellow")
+    return line
+
+
+@app.command(name="eval")
+def eval_suite(
+    suite: Path = typer.Argument(..., help="A folder with policy.yaml and probes.jsonl."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+) -> None:
+    """Score a probe suite: exact outcomes, misses and over-flags, by group."""
+    from redline.eval.probes import run_suite
+
+    try:
+        with Progress(
+            TextColumn("checking probes"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=err, transient=True, disable=not err.is_terminal,
+        ) as progress:
+            task = progress.add_task("probes", total=None)
+
+            def advance(done: int, total: int) -> None:
+                if total >= _PROGRESS_FROM:
+                    progress.update(task, completed=done, total=total)
+
+            report = run_suite(suite, on_progress=advance)
+    except RedlineError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        _print_report(report)
+
+
+@app.command()
+def context(
+    input_file: Optional[Path] = typer.Option(None, "--input", help="JSONL of {id, text, term}; '-' or nothing reads stdin."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object a line."),
+) -> None:
+    """Context statuses (negated, attributed, historical, hypothetical, other_experiencer) of a term."""
+    from redline.eval.context_cmd import context_rows, read_jsonl
+
+    try:
+        if input_file is None or str(input_file) == "-":
+            rows = read_jsonl(sys.stdin, name="<stdin>")
+        else:
+            rows = read_jsonl(input_file)
+        results = context_rows(rows)
+        if as_json:
+            for row in results:
+                print(json.dumps(row, ensure_ascii=False))
+            return
+        table = Table("id", "found", "negated", "attributed", "historical", "hypothetical", "other_experiencer")
+        for row in results:
+            table.add_row(*(str(row[k]) for k in ("id", "found", "negated", "attributed", "historical", "hypothetical", "other_experiencer")))
+        out.print(table)
+    except RedlineError as exc:
+        raise _fail(exc) from None
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the policy format (for editors and CI)."""
+    print(json.dumps(json_schema(), indent=2))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

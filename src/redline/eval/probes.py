@@ -1,0 +1,159 @@
+"""Probe suites: a folder with `policy.yaml` and `probes.jsonl`, scored by `redline eval`.
+
+The report follows DESIGN.md section 9. A miss is a probe expected to be held that got
+`execute`; an over-flag is one expected to `execute` that got held. Probes marked
+`known_screen_miss` are ones the screen alone is expected to miss: they count like any
+other probe and are also listed apart, so that a judge's catches can be seen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from redline.decide.gate import Gate
+from redline.errors import SuiteError
+from redline.policy import load_policy
+from redline.types import Outcome
+
+HELD = frozenset({Outcome.ESCALATE, Outcome.REFUSE, Outcome.DEFER, Outcome.ASK})
+_REQUIRED = ("id", "text", "expect")
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    id: str
+    group: str
+    text: str
+    expect: Outcome
+    expect_rules: tuple[str, ...] = ()
+    context: dict[str, Any] | None = None
+    known_screen_miss: bool = False
+    note: str | None = None
+
+
+def read_probes(path: Path) -> list[Probe]:
+    """Probes from a JSONL file; a bad line is an error naming the file, line and field."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SuiteError(f"{path}: cannot read the probes ({exc})") from exc
+    probes: list[Probe] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SuiteError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+        if not isinstance(row, dict):
+            raise SuiteError(f"{where}: a probe is a JSON object, got {type(row).__name__}")
+        missing = [key for key in _REQUIRED if key not in row]
+        if missing:
+            raise SuiteError(f"{where}: missing key(s) {', '.join(missing)}")
+        try:
+            expect = Outcome(row["expect"])
+        except ValueError as exc:
+            allowed = ", ".join(o.value for o in Outcome)
+            raise SuiteError(f"{where}: expect {row['expect']!r} is not an outcome ({allowed})") from exc
+        if not isinstance(row["text"], str):
+            raise SuiteError(f"{where}: text must be a string")
+        if row["id"] in seen:
+            raise SuiteError(f"{where}: duplicate probe id {row['id']!r}")
+        seen.add(row["id"])
+        probes.append(
+            Probe(
+                id=str(row["id"]),
+                group=str(row.get("group", "ungrouped")),
+                text=row["text"],
+                expect=expect,
+                expect_rules=tuple(row.get("expect_rules") or ()),
+                context=row.get("context"),
+                known_screen_miss=bool(row.get("known_screen_miss", False)),
+                note=row.get("note"),
+            )
+        )
+    return probes
+
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def run_suite(
+    suite_dir: str | Path, *, on_progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """Check every probe of the suite and return the report (DESIGN.md section 9)."""
+    suite = Path(suite_dir)
+    if not suite.is_dir():
+        raise SuiteError(f"{suite}: not a folder; a suite is a folder with policy.yaml and probes.jsonl")
+    gate = Gate(load_policy(suite / "policy.yaml"))
+    probes = read_probes(suite / "probes.jsonl")
+    cases: list[dict[str, Any]] = []
+    groups: dict[str, dict[str, int]] = {}
+    exact = misses = overflags = held_expected = execute_expected = 0
+    for index, probe in enumerate(probes):
+        decision = gate.check(probe.text, context=probe.context)
+        fired = decision.rules_fired
+        got = decision.outcome
+        outcome_ok = got is probe.expect
+        rules_ok = set(probe.expect_rules) <= set(fired)
+        miss = probe.expect in HELD and got is Outcome.EXECUTE
+        overflag = probe.expect is Outcome.EXECUTE and got in HELD
+        exact += outcome_ok
+        misses += miss
+        overflags += overflag
+        held_expected += probe.expect in HELD
+        execute_expected += probe.expect is Outcome.EXECUTE
+        group = groups.setdefault(probe.group, {"total": 0, "exact": 0, "misses": 0, "overflags": 0})
+        group["total"] += 1
+        group["exact"] += outcome_ok
+        group["misses"] += miss
+        group["overflags"] += overflag
+        cases.append(
+            {
+                "id": probe.id,
+                "group": probe.group,
+                "expected": probe.expect.value,
+                "got": got.value,
+                "ok": outcome_ok and rules_ok,
+                "outcome_ok": outcome_ok,
+                "rules_ok": rules_ok,
+                "expect_rules": list(probe.expect_rules),
+                "fired": fired,
+                "suppressed": [
+                    {"rule": f.rule, "status": f.status.value, "cue": f.cue} for f in decision.suppressed
+                ],
+                "reason": decision.reason,
+                "known_screen_miss": probe.known_screen_miss,
+                "text": probe.text,
+                "note": probe.note,
+            }
+        )
+        if on_progress is not None:
+            on_progress(index + 1, len(probes))
+    known = [c for c in cases if c["known_screen_miss"]]
+    return {
+        "suite": suite.name,
+        "policy": {"name": gate.policy.name, "hash": gate.policy_hash},
+        "total": len(cases),
+        "exact": exact,
+        "ok": sum(c["ok"] for c in cases),
+        "exact_rate": _rate(exact, len(cases)),
+        "misses": misses,
+        "miss_rate": _rate(misses, held_expected),
+        "overflags": overflags,
+        "overflag_rate": _rate(overflags, execute_expected),
+        "by_group": dict(sorted(groups.items())),
+        "known_screen_misses": {
+            "total": len(known),
+            "caught": sum(c["outcome_ok"] for c in known),
+            "ids": [c["id"] for c in known],
+        },
+        "cases": cases,
+    }

@@ -1,0 +1,416 @@
+"""Read a policy file into a `Policy`, or fail naming file, line, column, key, value and fix.
+
+Validate, then construct: the YAML is composed into a node tree (which keeps the position
+of every value), turned into plain Python, validated by `Policy`, and each pydantic error
+`loc` is walked back through the nodes to the line it came from.
+
+Scalars follow the YAML 1.2 core schema, not PyYAML's YAML 1.1: only true/false are
+booleans, so the detector setting `pii: off` stays the string "off"; `1:30` is not a
+number and `2024-01-01` is not a date. A key written twice in one mapping is an error.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import os
+import re
+import types
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import re2
+import yaml
+from pydantic import BaseModel, ValidationError
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from redline.errors import PolicyError
+from redline.policy.schema import Policy
+
+Loc = tuple[str | int, ...]
+
+_TAG = "tag:yaml.org,2002:"
+_CORE_RESOLVERS = [  # YAML 1.2.2 section 10.3.2, in the order they are tried
+    ("null", r"~|null|Null|NULL|", "~nN"),
+    ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+    (
+        "float",
+        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        "-+0123456789.",
+    ),
+]
+_SCALAR_TAGS = ("str", "null", "bool", "int", "float")
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
+_EXAMPLES = {
+    "version": "1",
+    "name": "acme-support",
+    "slug": "billing",
+    "id": "no-refund-promise",
+    "rule": "Never promise a refund.",
+}
+_NUMBER, _LIST, _MAPPING = "a whole number", "a list", "a mapping of keys"
+_EXPECTED = {
+    "string_type": "text",
+    "int_type": _NUMBER,
+    "int_parsing": _NUMBER,
+    "int_from_float": _NUMBER,
+    "tuple_type": _LIST,
+    "list_type": _LIST,
+    "model_type": _MAPPING,
+    "dict_type": _MAPPING,
+}
+
+
+class _Yaml12Loader(yaml.SafeLoader):
+    """Composes with YAML 1.2 core-schema tags; `_to_python` does the constructing."""
+
+
+_Yaml12Loader.yaml_implicit_resolvers = {}
+for _name, _regexp, _first in _CORE_RESOLVERS:
+    _first_chars = [*_first, ""] if _name == "null" else list(_first)
+    _Yaml12Loader.add_implicit_resolver(_TAG + _name, re.compile(f"^(?:{_regexp})$"), _first_chars)
+
+
+def load_policy(path: str | os.PathLike[str]) -> Policy:
+    """Read and validate the policy file at `path`."""
+    name = os.fsdecode(path)
+    try:
+        raw = Path(name).read_bytes()
+    except FileNotFoundError as exc:
+        raise PolicyError(
+            f"no such file. Fix: check the path (relative to {os.getcwd()})", path=name
+        ) from exc
+    except IsADirectoryError as exc:
+        raise PolicyError(
+            "this is a directory. Fix: give the path of the policy .yaml file inside it", path=name
+        ) from exc
+    except PermissionError as exc:
+        raise PolicyError(
+            "permission denied. Fix: make the file readable by this user (chmod u+r)", path=name
+        ) from exc
+    except OSError as exc:
+        raise PolicyError(
+            f"cannot read the file ({exc.strerror}). Fix: check the path", path=name
+        ) from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        raise PolicyError(
+            f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded. "
+            "Fix: save the file as UTF-8",
+            path=name,
+            line=raw.count(b"\n", 0, exc.start) + 1,
+            column=exc.start - line_start + 1,
+        ) from exc
+    return parse_policy(text, name)
+
+
+def parse_policy(text: str, path: str = "<string>") -> Policy:
+    """Validate policy YAML given as text; `path` names it in error messages."""
+    root = _compose(text, path)
+    if root is None or (isinstance(root, ScalarNode) and root.value == ""):
+        raise PolicyError(
+            "the file is empty. Fix: write the policy, starting with `version: 1` and `name: ...`",
+            path=path,
+            line=1,
+            column=1,
+        )
+    if not isinstance(root, MappingNode):
+        raise PolicyError(
+            f"the top level is {_show(_to_python(root, path, ()))}, not a mapping of keys. "
+            "Fix: write `key: value` lines at the top level, starting with `version: 1`",
+            path=path,
+            line=root.start_mark.line + 1,
+            column=root.start_mark.column + 1,
+        )
+    data = _to_python(root, path, ())
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        unique = {str(p): p for p in (_explain(dict(e), root, data, path) for e in exc.errors())}
+        problems = sorted(unique.values(), key=lambda p: (p.line or 0, p.column or 0, str(p)))
+        first = problems[0]
+        message = first.problem
+        if len(problems) > 1:
+            listing = "\n".join(f"  {p}" for p in problems)
+            message += f"\n{len(problems)} problems in this policy:\n{listing}"
+        raise PolicyError(
+            message, path=path, line=first.line, column=first.column, key=first.key
+        ) from exc
+
+
+def _compose(text: str, path: str) -> Node | None:
+    try:
+        node: Node | None = yaml.compose(text, Loader=_Yaml12Loader)
+        return node
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "syntax error"
+        if exc.context and exc.problem and exc.context_mark:
+            problem += f" ({exc.context} at line {exc.context_mark.line + 1})"
+        if "'\\t'" in problem:
+            fix = "indent with spaces; YAML does not allow tabs"
+        else:
+            fix = "check the indentation, the quotes and the `key: value` colons here"
+        raise PolicyError(
+            f"not valid YAML: {problem}. Fix: {fix}",
+            path=path,
+            line=mark.line + 1 if mark else None,
+            column=mark.column + 1 if mark else None,
+        ) from exc
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise PolicyError(
+            f"not valid YAML: control character U+{code:04X} is not allowed. Fix: delete it",
+            path=path,
+            line=line,
+            column=column,
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise PolicyError(f"not valid YAML: {exc}", path=path) from exc
+
+
+def _to_python(node: Node, path: str, loc: Loc, active: frozenset[int] = frozenset()) -> Any:
+    """Plain Python from a node: dicts, lists and core scalars; refuses duplicate keys."""
+
+    def fail(message: str, at: Node, where: Loc) -> PolicyError:
+        mark = at.start_mark
+        return PolicyError(
+            message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(where)
+        )
+
+    if id(node) in active:
+        raise fail("an alias refers to itself. Fix: remove the recursive alias", node, loc)
+    inner = active | {id(node)}
+    if isinstance(node, SequenceNode) and node.tag == _TAG + "seq":
+        return [_to_python(item, path, (*loc, i), inner) for i, item in enumerate(node.value)]
+    if isinstance(node, MappingNode) and node.tag == _TAG + "map":
+        result: dict[str, Any] = {}
+        first_seen: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                raise fail("a key must be plain text. Fix: write `key: value`", key_node, loc)
+            key = str(key_node.value)
+            if key in first_seen:
+                first_line = first_seen[key].start_mark.line + 1
+                raise fail(
+                    f"key `{key}` appears twice in this mapping (first at line {first_line}); "
+                    "YAML would silently keep only the last. Fix: delete or merge one of them",
+                    key_node,
+                    (*loc, key),
+                )
+            first_seen[key] = key_node
+            result[key] = _to_python(value_node, path, (*loc, key), inner)
+        return result
+    if isinstance(node, ScalarNode) and node.tag.removeprefix(_TAG) in _SCALAR_TAGS:
+        value, tag = str(node.value), node.tag.removeprefix(_TAG)
+        try:
+            if tag == "str":
+                return value
+            if tag == "null" and re.fullmatch(_CORE_RESOLVERS[0][1], value):
+                return None
+            if tag == "bool" and value.lower() in ("true", "false"):
+                return value.lower() == "true"
+            if tag == "int":
+                return int(value, 0) if value[:2] in ("0o", "0x") else int(value, 10)
+            if tag == "float":
+                return float(value.lower().replace(".inf", "inf").replace(".nan", "nan"))
+        except ValueError:
+            pass
+        message = f"{value!r} is not a valid {tag}. Fix: drop the tag or quote the value"
+        raise fail(message, node, loc)
+    raise fail(f"unsupported YAML tag {node.tag!r}. Fix: remove the tag", node, loc)
+
+
+def _explain(err: dict[str, Any], root: Node, data: Any, path: str) -> PolicyError:
+    """One pydantic error as a located message with the value and the fix."""
+    kind, loc, value = err["type"], tuple(err["loc"]), err.get("input")
+    pinpointed = _pinpoint(loc, root, data) if kind == "value_error" else None
+    if pinpointed:
+        loc, message = pinpointed
+        node = _node_at(root, loc)
+    elif kind == "missing":
+        name = str(loc[-1])
+        node = _node_at(root, loc[:-1])
+        choices = _choices(_annotation(loc))
+        example = _EXAMPLES.get(name, choices.split(" | ")[0] if choices else "...")
+        also = f" (one of {choices})" if " | " in choices else ""
+        message = f"required key `{name}` is missing. Fix: add `{name}: {example}`{also} here"
+    elif kind == "extra_forbidden":
+        name = str(loc[-1])
+        node = _node_at(root, loc, want_key=True)
+        model = _unwrap(_annotation(loc[:-1]))
+        allowed = list(model.model_fields) if _is_model(model) else []
+        close = difflib.get_close_matches(name, allowed, n=1)
+        hint = f"did you mean `{close[0]}`? " if close else ""
+        message = (
+            f"unknown key `{name}` (value {_show(value)}). Fix: {hint}the keys allowed here are: "
+            + ", ".join(allowed)
+        )
+    else:
+        node = _node_at(root, loc)
+        message = _value_message(kind, loc, value, err)
+    mark = node.start_mark
+    return PolicyError(
+        message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(loc) or None
+    )
+
+
+def _value_message(kind: str, loc: Loc, value: Any, err: dict[str, Any]) -> str:
+    if loc == ("version",):
+        return f"version {_show(value)} is not supported. Fix: write `version: 1`, the only version"
+    if kind in ("enum", "literal_error"):
+        choices = _choices(_annotation(loc))
+        close = difflib.get_close_matches(str(value), choices.split(" | "), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        return f"{_show(value)} is not allowed here. Fix: {hint}use one of {choices}"
+    if kind in _EXPECTED:
+        fix = f"write {_EXPECTED[kind]} here"
+        if kind in ("tuple_type", "list_type") and isinstance(value, str):
+            fix += f", e.g. [{value}] or one `- item` per line"
+        elif kind == "string_type" and isinstance(value, (bool, int, float)):
+            fix += f", in quotes: '{_show(value)}'"
+        return f"expected {_EXPECTED[kind]}, got {_show(value)}. Fix: {fix}"
+    if kind == "string_pattern_mismatch":
+        suggestion = re.sub(r"[^a-z0-9]+", "-", str(value).lower()).strip("-") or "billing"
+        return (
+            f"{_show(value)} may use only lowercase letters, digits and hyphens. "
+            f"Fix: write it as {suggestion!r}"
+        )
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = err["msg"].replace("Input should be ", "")
+        return f"{_show(value)} is out of range. Fix: use a number {bound}"
+    if kind == "string_too_short":
+        return "empty text is not allowed here. Fix: write the text or delete the entry"
+    if kind == "value_error":
+        return f"{err['ctx']['error']} (got {_show(value)})"
+    return f"{err['msg']} (got {_show(value)}). Fix: see `redline schema` for this key"
+
+
+def _pinpoint(loc: Loc, root: Node, data: Any) -> tuple[Loc, str] | None:
+    """The item a list- or model-level check objected to: pydantic names only its parent."""
+    value = _get(data, loc)
+    if loc and loc[-1] == "patterns" and isinstance(value, list):
+        for i, pattern in enumerate(value):
+            try:
+                re2.compile(pattern, _RE2_OPTIONS)
+            except Exception as exc:  # re2.error, TypeError for a non-string
+                reason = exc.args[0] if exc.args else exc
+                reason = reason.decode() if isinstance(reason, bytes) else reason
+                return (*loc, i), (
+                    f"pattern {pattern!r} is not valid RE2 ({reason}). Fix: RE2 has no "
+                    "backreferences (\\1) or lookaround ((?=, (?!, (?<=, (?<!); rewrite the "
+                    "pattern without them, or list the phrases under `terms`"
+                )
+    if loc and loc[-1] == "terms" and isinstance(value, list):
+        for i, term in enumerate(value):
+            if isinstance(term, str) and not any(ch.isalnum() for ch in term):
+                return (*loc, i), (
+                    f"term {term!r} has no letters or digits to match. Fix: delete it or "
+                    "write the word or phrase to match"
+                )
+    if loc and loc[-1] == "suppress" and isinstance(value, list) and "affirmed" in value:
+        return (*loc, value.index("affirmed")), (
+            "'affirmed' cannot be suppressed: an affirmed hit always fires. "
+            "Fix: delete it from the list"
+        )
+    for field, child, what in (("skills", "slug", "skill slug"), ("red_lines", "id", "rule id")):
+        items = value.get(field) if isinstance(value, dict) else None
+        seen: dict[Any, int] = {}
+        for i, item in enumerate(items if isinstance(items, list) else []):
+            name = item.get(child) if isinstance(item, dict) else None
+            if name is not None and name in seen:
+                first = _node_at(root, (*loc, field, seen[name], child)).start_mark.line + 1
+                return (*loc, field, i, child), (
+                    f"duplicate {what} {name!r} (first used at line {first}). "
+                    f"Fix: give each entry of `{field}` a unique `{child}`"
+                )
+            seen.setdefault(name, i)
+    return None
+
+
+def _node_at(root: Node, loc: Loc, want_key: bool = False) -> Node:
+    """The deepest node along `loc` (the mapping itself when a key is missing)."""
+    node = root
+    for part in loc:
+        if isinstance(node, MappingNode):
+            pair = next((p for p in node.value if p[0].value == part), None)
+            if pair is None:
+                break
+            node = pair[0] if want_key and part == loc[-1] else pair[1]
+        elif isinstance(node, SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            break
+    return node
+
+
+def _get(data: Any, loc: Loc) -> Any:
+    for part in loc:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _annotation(loc: Loc) -> Any:
+    """The type the schema expects at `loc`, or None where it cannot say."""
+    tp: Any = Policy
+    for part in loc:
+        tp = _unwrap(tp)
+        if isinstance(part, int) and get_args(tp):
+            tp = get_args(tp)[0]
+        elif isinstance(part, str) and _is_model(tp) and part in tp.model_fields:
+            tp = tp.model_fields[part].annotation
+        else:
+            return None
+    return tp
+
+
+def _unwrap(tp: Any) -> Any:
+    while True:
+        origin = get_origin(tp)
+        members = [a for a in get_args(tp) if a is not type(None)]
+        if origin is Annotated:
+            tp = get_args(tp)[0]
+        elif origin in (Union, types.UnionType) and len(members) == 1:
+            tp = members[0]
+        else:
+            return tp
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _choices(tp: Any) -> str:
+    tp = _unwrap(tp)
+    if get_origin(tp) is Literal:
+        return " | ".join(str(v) for v in get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return " | ".join(str(m.value) for m in tp)
+    return ""
+
+
+def _dotted(loc: Loc) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "...'"
