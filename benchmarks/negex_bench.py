@@ -24,6 +24,7 @@ try:
 except ImportError:  # run from a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from redline.errors import SuiteError
 from redline.eval.context_cmd import context_rows, find_term, read_jsonl
 from redline.screen.context import assess
 from redline.screen.normalize import normalize
@@ -84,16 +85,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="print N misclassified rows per property")
     args = parser.parse_args(argv)
 
-    rows = list(read_jsonl(args.path))
+    try:
+        rows = list(read_jsonl(args.path))
+    except SuiteError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     predictions = list(context_rows(rows))
     results = {
         prop: score([bool(r[prop]) for r in rows], [p[prop] for p in predictions])
         for prop in PROPERTIES
     }
     not_found = sum(not p["found"] for p in predictions)
-    timing = timings(rows)
-    # warm-up done by the scoring pass; a second pass gives steadier medians
-    timing = timings(rows)
+    timing = timings(rows)  # after the scoring pass, which warmed every cache
 
     if args.json:
         print(json.dumps({"rows": len(rows), "not_found": not_found, "redline": results,
@@ -121,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         by_id = {r["id"]: r for r in rows}
         for prop in PROPERTIES:
             wrong = [p for p in predictions if p[prop] != bool(by_id[p["id"]][prop])]
-            print(f"\n== {prop}: {len(wrong)} misclassified, showing {min(args.errors, len(wrong))}")
+            shown = min(args.errors, len(wrong))
+            print(f"\n== {prop}: {len(wrong)} misclassified, showing {shown}")
             for p in wrong[: args.errors]:
                 row = by_id[p["id"]]
                 kind = "FN" if row[prop] else "FP"

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from redline.decide.gate import Gate
-from redline.errors import RedlineError
+from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
 from redline.types import Decision, Outcome
 
@@ -47,6 +47,20 @@ def _read_text(text: Optional[str]) -> str:
         data = sys.stdin.buffer.read()
         return data.decode("utf-8", errors="replace")
     return text
+
+
+def _read_context(path: Path) -> Any:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SuiteError(f"{path}: cannot read the context file ({exc})") from exc
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SuiteError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise SuiteError(f"{path}: the context is a JSON object with operator_uid, recipient and messages")
+    return data
 
 
 def _marked(decision: Decision, text: str) -> Text:
@@ -87,6 +101,16 @@ def _print_decision(decision: Decision, text: str) -> None:
                 f.cue or "",
             )
         out.print(table)
+    if decision.context is not None:
+        meta = decision.context
+        licensed = "licensed by context" if decision.licensed_by_context else "not licensed"
+        out.print(
+            Text(
+                f"context: {licensed}; mode {meta.get('mode', '?')}, recipient {meta.get('recipient', '?')}, "
+                f"{meta.get('messages', 0)} messages" + (f"; {meta['error']}" if meta.get("error") else ""),
+                style="cyan",
+            )
+        )
     timing = decision.timings_ms.get("total")
     if timing is not None:
         out.print(Text(f"checked in {timing:.3f} ms", style="dim"))
@@ -96,6 +120,9 @@ def _print_decision(decision: Decision, text: str) -> None:
 def check(
     policy: Path = typer.Argument(..., help="The policy YAML file."),
     text: Optional[str] = typer.Argument(None, help="The text to check; '-' or nothing reads stdin."),
+    context_file: Optional[Path] = typer.Option(
+        None, "--context", help="JSON file with the conversation: {operator_uid, recipient, messages}."
+    ),
     confidence: Optional[float] = typer.Option(
         None, "--confidence", min=0, max=101, help="The caller's confidence (0-100) for auto-send."
     ),
@@ -104,10 +131,11 @@ def check(
     """Check one text against a policy and show the decision."""
     try:
         gate = Gate(load_policy(policy))
+        conversation = _read_context(context_file) if context_file is not None else None
     except RedlineError as exc:
         raise _fail(exc) from None
     body = _read_text(text)
-    decision = gate.check(body, confidence=confidence)
+    decision = gate.check(body, context=conversation, confidence=confidence)
     if as_json:
         out.print_json(data=decision.to_dict()) if sys.stdout.isatty() else print(json.dumps(decision.to_dict()))
     else:

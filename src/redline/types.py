@@ -102,6 +102,7 @@ class Finding:
     layer: str = "screen"
     entity: str | None = None
     term: str | None = None
+    explanation: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -114,6 +115,7 @@ class Finding:
             "status": self.status.value,
             "cue": self.cue,
             "entity": self.entity,
+            "explanation": self.explanation,
         }
 
 
@@ -132,6 +134,11 @@ class Decision:
     timings_ms: dict[str, float] = field(default_factory=dict)
     layers: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    context: dict[str, Any] | None = None  # principal facts and license, never message bodies
+
+    @property
+    def licensed_by_context(self) -> bool:
+        return bool(self.context and self.context.get("licensed_by_context"))
 
     @property
     def rules_fired(self) -> list[str]:
@@ -149,4 +156,6 @@ class Decision:
             "layers": self.layers,
             "timings_ms": {k: round(v, 4) for k, v in self.timings_ms.items()},
             "error": self.error,
+            "licensed_by_context": self.licensed_by_context,
+            "context": self.context,
         }

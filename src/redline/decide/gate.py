@@ -7,11 +7,13 @@ import uuid
 from time import perf_counter
 from typing import Any
 
-from redline.decide.resolve import REASON_ERROR, resolve
+from redline.decide.resolve import REASON_ERROR, Resolution, resolve
 from redline.policy.schema import Policy
+from redline.review.license import licensed_outcome
+from redline.review.principal import principal_facts
 from redline.screen.engine import compile_screen
 from redline.screen.normalize import normalize
-from redline.types import Decision, Outcome, RiskLevel
+from redline.types import Decision, Finding, Outcome, RiskLevel
 
 log = logging.getLogger("redline.gate")
 
@@ -40,8 +42,9 @@ class Gate:
     ) -> Decision:
         """The decision for `text`. A failure inside yields the policy's `on_error` outcome.
 
-        `context` (the conversation, DESIGN.md section 6) is accepted for forward
-        compatibility; this version of the gate does not yet read it.
+        `context` is the conversation (DESIGN.md section 6): `{operator_uid, recipient,
+        messages: [{role, sender_uid, text}]}`. It can only relax an outcome; a malformed
+        one is recorded and ignored, which is the restrictive choice.
         """
         decision_id = uuid.uuid4().hex
         started = perf_counter()
@@ -61,6 +64,9 @@ class Gate:
                 confidence=confidence,
                 min_confidence=self.policy.auto_send.min_confidence,
             )
+            context_meta = None
+            if context is not None:
+                resolution, context_meta = self._license(resolution, result.findings, context, confidence)
             done = perf_counter()
         except Exception as exc:  # the gate's contract: never raise, never let a draft through
             log.exception("check %s failed", decision_id)
@@ -88,7 +94,32 @@ class Gate:
                 "judge": None,
                 "agreement": None,
             },
+            context=context_meta,
         )
+
+    def _license(
+        self,
+        resolution: Resolution,
+        findings: tuple[Finding, ...],
+        context: Any,
+        confidence: float | None,
+    ) -> tuple[Resolution, dict[str, Any]]:
+        try:
+            facts = principal_facts(context)
+        except Exception as exc:  # a bad conversation licenses nothing; the check goes on
+            return resolution, {"licensed_by_context": False, "error": f"invalid context: {exc}"[:500]}
+        relaxed = licensed_outcome(
+            resolution,
+            findings,
+            facts,
+            licensable=frozenset(self.policy.context.licensable),
+            confidence=confidence,
+            min_confidence=self.policy.auto_send.min_confidence,
+        )
+        meta = {"licensed_by_context": relaxed is not None, **facts.to_dict()}
+        if relaxed is not None:
+            meta["unlicensed_outcome"] = resolution.outcome.value
+        return (relaxed or resolution), meta
 
     def _error_decision(self, decision_id: str, exc: BaseException, elapsed: float) -> Decision:
         outcome = Outcome(self.policy.on_error)

@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from redline.errors import SuiteError
 from redline.screen.context import assess
@@ -32,11 +32,24 @@ _SUFFIX = re.compile(r"(?:'s|ing|ed|es|s|e)$")
 _INFLECTION = r"(?:s|es|ed|d|ing|e|'s)?"
 
 
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def find_term(shadow: str, term: str) -> tuple[int, int] | None:
     """The span of the first whole-word occurrence of `term` (already normalized)."""
     words = term.split()
     if not words:
         return None
+    term = " ".join(words)
+    # The common case without compiling a pattern per term; a line break between the
+    # words needs the pattern below.
+    at = shadow.find(term) if "\n" not in shadow else -1
+    while at != -1:
+        end = at + len(term)
+        if not (at and _is_word(shadow[at - 1]) or end < len(shadow) and _is_word(shadow[end])):
+            return at, end
+        at = shadow.find(term, at + 1)
     exact = r"\s+".join(re.escape(w) for w in words)
     m = re.search(rf"(?<!\w){exact}(?!\w)", shadow)
     if m is None:
@@ -60,23 +73,32 @@ def context_rows(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield out
 
 
-def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Rows of a JSON Lines file; a malformed line raises SuiteError naming file and line."""
-    path = Path(path)
+def read_jsonl(source: str | Path | TextIO, name: str | None = None) -> Iterator[dict[str, Any]]:
+    """Rows of a JSON Lines file or stream; a malformed line raises SuiteError naming
+    the file and line."""
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            handle: TextIO = path.open(encoding="utf-8")
+        except OSError as exc:
+            raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        with handle:
+            yield from _rows(handle, name or str(path))
+    else:
+        yield from _rows(source, name or getattr(source, "name", "<stream>"))
+
+
+def _rows(handle: TextIO, name: str) -> Iterator[dict[str, Any]]:
     try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    with handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise SuiteError(f"{path}:{number}: invalid JSON: {exc.msg}") from exc
+                raise SuiteError(f"{name}:{number}: invalid JSON: {exc.msg} (column {exc.colno})") from exc
             if not isinstance(row, dict):
-                raise SuiteError(
-                    f"{path}:{number}: expected a JSON object, got {type(row).__name__}"
-                )
+                raise SuiteError(f"{name}:{number}: expected a JSON object, got {type(row).__name__}")
             yield row
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"{name}: not UTF-8 text ({exc.reason})") from exc

@@ -8,8 +8,8 @@ hides the trigger inside it. Words of the hit itself never count: "can't breathe
 negated by its own "can't".
 
 The phrases live in data/context_triggers.tsv. They are compiled once into one
-Aho-Corasick automaton over word-padded phrases, so one pass over the sentence finds
-every phrase on word boundaries; `assess` runs on the gate's hot path, once per hit.
+Aho-Corasick automaton over space-padded phrases, so one pass over the sentence finds
+every phrase on word boundaries: `assess` runs on the gate's hot path, once per hit.
 """
 
 from __future__ import annotations
@@ -31,57 +31,81 @@ _PRIORITY = (
     Status.OTHER_EXPERIENCER,
 )
 _STATUS_BY_NAME = {s.value: s for s in _PRIORITY}
+_UNBOUNDED = 1 << 30
 
-_TRIGGER, _STOP = 0, 1  # a pseudo-trigger stops its status's scope, like a terminator
-_NO_WINDOW = 1 << 30
-
-# Punctuation becomes a space and digits become "0", one character for one, so matches
-# in the folded sentence are matches in the shadow text at the same offsets. The
-# apostrophe stays: "last month's fee" must not read as "last month".
-_FOLD = {ord(c): " " for c in "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\u2014\u2013"}
+# Punctuation becomes a space and digits become "0", one character for one, so offsets
+# in the folded sentence are offsets in the shadow text. The apostrophe stays:
+# "last month's fee" must not read as "last month".
+_FOLD = {ord(c): " " for c in "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\u2013\u2014"}
 _FOLD.update({ord(d): "0" for d in "0123456789"})
 _FOLD[ord("\u2019")] = "'"
 
-# A sentence ends at . ! ? before a space (or the end), at a newline, and at ";".
-_ABBREVIATIONS = frozenset(
-    "dr mr mrs ms st vs etc approx fig inc ltd co jr sr no nos dept e.g i.e p.o".split()
-)
+# A period after these does not end a sentence. Words that often end one ("no", "etc")
+# are left out: a sentence wrongly joined lets "The answer is no." negate the next one.
+_ABBREVIATIONS = frozenset("dr mr mrs ms vs approx fig jr sr dept".split())
+# However long the sentence, look at most this far either side of the hit: a scope of
+# more than ~80 words is rarely real, and it keeps the cost of a call bounded.
+_REACH = 480
+# A short-range trigger ("status post", "aren't") reaches only within its own clause.
+_CLAUSE_MARK = re.compile(r"[,:;()]").search
+_WORDS = re.compile(r"[\w']+").findall
 _QUOTES = (('"', '"'), ("\u201c", "\u201d"))
 
+# An entry is (stops, status, window): a stop (terminator or pseudo-trigger) ends the
+# scope of `status` beyond it; otherwise the phrase sets `status` within `window` words.
+# A phrase holds (entries when it precedes the hit, entries when it follows, is_pseudo).
+_Entry = tuple[bool, Status, int]
+_Phrase = tuple[list[_Entry], list[_Entry], bool]
 
-def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[list[tuple]], re.Pattern[str], dict]:
-    """Read the trigger table: one automaton for word phrases, one regex for the rest."""
+
+def _load() -> tuple[
+    ahocorasick_rs.AhoCorasick, list[_Phrase], re.Pattern[str], dict[str, _Phrase]
+]:
+    """Read the trigger table: one automaton for word phrases, one regex for the rest.
+
+    Each phrase gets two entry lists, one for when it stands before the hit (stops and
+    forward triggers) and one for after it (stops and backward triggers).
+    """
+    source = "redline/screen/data/context_triggers.tsv"
     table = resources.files("redline.screen").joinpath("data/context_triggers.tsv")
-    by_phrase: dict[str, list[tuple]] = {}
-    literal: dict[str, list[tuple]] = {}
+    words: dict[str, tuple[list[_Entry], list[_Entry], list[bool]]] = {}
+    literal: dict[str, tuple[list[_Entry], list[_Entry], list[bool]]] = {}
     for number, line in enumerate(table.read_text("utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
-        phrase, category, direction = cols[0], cols[1], cols[2]
-        window = int(cols[3]) if len(cols) > 3 and cols[3] else _NO_WINDOW
-        if category in ("pseudo", "terminate"):
-            statuses = _PRIORITY if direction == "all" else (_STATUS_BY_NAME[direction],)
-            entries = [(_STOP, s, False, False, window, category == "pseudo") for s in statuses]
-        else:
-            status = _STATUS_BY_NAME[category]
-            if direction not in ("forward", "backward", "both"):
-                raise ValueError(f"context_triggers.tsv:{number}: bad direction {direction!r}")
-            fwd, bwd = direction != "backward", direction != "forward"
-            entries = [(_TRIGGER, status, fwd, bwd, window, False)]
-        if phrase[0].isalnum():
-            key = " " + phrase.translate(_FOLD) + " "
-            by_phrase.setdefault(key, []).extend(entries)
-        else:
-            literal.setdefault(phrase, []).extend(entries)
-    phrases = list(by_phrase)
-    automaton = ahocorasick_rs.AhoCorasick(phrases)
-    # Literal phrases (", we", ":") end scopes; the longest alternative must win.
-    alternatives = (
-        re.escape(p) + (r"(?!\w)" if p[-1].isalnum() else "")
-        for p in sorted(literal, key=len, reverse=True)
-    )
-    return automaton, [by_phrase[p] for p in phrases], re.compile("|".join(alternatives)), literal
+        try:
+            phrase, category, direction = cols[0], cols[1], cols[2]
+            window = int(cols[3]) if len(cols) > 3 and cols[3] else _UNBOUNDED
+            if category in ("pseudo", "terminate"):
+                statuses = _PRIORITY if direction == "all" else (_STATUS_BY_NAME[direction],)
+                before = after = [(True, s, window) for s in statuses]
+            else:
+                if direction not in ("forward", "backward", "both"):
+                    raise ValueError(f"direction {direction!r}")
+                entry = [(False, _STATUS_BY_NAME[category], window)]
+                before = entry if direction != "backward" else []
+                after = entry if direction != "forward" else []
+        except (IndexError, KeyError, ValueError) as exc:
+            raise ValueError(f"{source}:{number}: bad row {line!r} ({exc})") from exc
+        key = " " + phrase.translate(_FOLD) + " " if phrase[0].isalnum() else phrase
+        slot = (words if phrase[0].isalnum() else literal).setdefault(key, ([], [], []))
+        slot[0].extend(before)
+        slot[1].extend(after)
+        slot[2].append(category == "pseudo")
+    phrases = list(words)
+    # Literal phrases (", we", ":") keep their punctuation. Grouped by first character so
+    # the regex engine scans for that character alone; the longest alternative first.
+    groups: dict[str, list[str]] = {}
+    for p in sorted(literal, key=len, reverse=True):
+        tail = r"(?!\w)" if p[-1].isalnum() else r"(?!\S)"  # ":" ends "x: y", not "14:05"
+        groups.setdefault(p[0], []).append(re.escape(p[1:]) + tail)
+    literal_re = re.compile("|".join(f"{re.escape(k)}(?:{'|'.join(v)})" for k, v in groups.items()))
+    entries: list[_Phrase] = [(b, a, any(pseudo)) for b, a, pseudo in words.values()]
+    literal_entries: dict[str, _Phrase] = {
+        p: (b, a, any(pseudo)) for p, (b, a, pseudo) in literal.items()
+    }
+    return ahocorasick_rs.AhoCorasick(phrases), entries, literal_re, literal_entries
 
 
 _AUTOMATON, _ENTRIES, _LITERAL_RE, _LITERAL_ENTRIES = _load()
@@ -96,23 +120,27 @@ def _ends_sentence(text: str, i: int) -> bool:
     if char != ".":
         return True
     word = text[text.rfind(" ", 0, i) + 1 : i]
-    return not ("." in word or word in _ABBREVIATIONS)
+    return not ("." in word or word in _ABBREVIATIONS)  # "e.g.", "dr."
 
 
 def _sentence_start(text: str, pos: int) -> int:
-    best = max(text.rfind("\n", 0, pos), text.rfind(";", 0, pos))
+    floor = max(pos - _REACH, 0)
+    best = max(text.rfind("\n", floor, pos), text.rfind(";", floor, pos), floor - 1)
     for char in ".!?":
         i = text.rfind(char, best + 1, pos)
-        while i > best:
+        while i != -1:
             if _ends_sentence(text, i):
                 best = i
                 break
             i = text.rfind(char, best + 1, i)
+    if best == floor - 1 and floor > 0:
+        space = text.find(" ", floor, pos)  # cut at a word boundary: never half a word
+        best = space if space != -1 else best
     return best + 1
 
 
 def _sentence_end(text: str, pos: int) -> int:
-    end = len(text)
+    end = min(pos + _REACH, len(text))
     for char in ".!?\n;":
         i = text.find(char, pos, end)
         while i != -1:
@@ -120,26 +148,33 @@ def _sentence_end(text: str, pos: int) -> int:
                 end = i
                 break
             i = text.find(char, i + 1, end)
+    if end < len(text) and end == pos + _REACH:
+        end = max(text.rfind(" ", pos, end), pos)
     return end
 
 
-def _phrases(sentence: str, hit_start: int, hit_end: int) -> list[tuple[int, int, list[tuple]]]:
-    """Every phrase in the sentence outside the hit, longest-first where they overlap."""
+def _phrases(sentence: str, hs: int, he: int) -> list[tuple[int, int, _Phrase]]:
+    """Every phrase in the sentence outside the hit, longest first where they overlap."""
     padded = " " + sentence.translate(_FOLD) + " "
     found = [
-        (start, end - 2, _ENTRIES[index])  # drop the padding: offsets in `sentence`
+        (start, end - 2, _ENTRIES[index])  # without the padding: offsets in `sentence`
         for index, start, end in _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
     ]
-    for m in _LITERAL_RE.finditer(sentence):
-        found.append((m.start(), m.end(), _LITERAL_ENTRIES[m.group()]))
+    found.extend((m.start(), m.end(), _LITERAL_ENTRIES[m.group()])
+                 for m in _LITERAL_RE.finditer(sentence))
     found.sort(key=lambda f: (f[0], -f[1]))
-    kept = []
+    kept: list[tuple[int, int, _Phrase]] = []
     covered = -1
     for start, end, entries in found:
-        if start < hit_end and end > hit_start:
+        if start < he and end > hs:
             continue  # the hit's own words are never its cue
         if end <= covered:
             continue  # inside a longer phrase: "no" in "no problem"
+        if start < covered and (entries[2] or kept[-1][2][2]):
+            # A pseudo-trigger also beats a phrase it only overlaps: "is [not] going away".
+            if not entries[2]:
+                continue
+            kept.pop()
         kept.append((start, end, entries))
         covered = end
     return kept
@@ -153,26 +188,23 @@ def assess(text: str, start: int, end: int) -> ContextAssessment:
     phrases = _phrases(sentence, hs, he)
     found: dict[Status, tuple[int, int]] = {}
 
-    # Walk outwards from the hit on each side; a stop blocks everything further away.
-    for side in (0, 1):
+    # Walk outwards from the hit on each side: the nearest trigger wins, and a stop
+    # blocks its status for everything further away.
+    before = [p for p in reversed(phrases) if p[1] <= hs]
+    after = [p for p in phrases if p[0] >= he]
+    for side, ordered in ((0, before), (1, after)):
         blocked: set[Status] = set()
-        ordered = (
-            [p for p in reversed(phrases) if p[1] <= hs]
-            if side == 0
-            else [p for p in phrases if p[0] >= he]
-        )
         for p_start, p_end, entries in ordered:
-            gap = sentence[p_end:hs] if side == 0 else sentence[he:p_start]
-            for kind, status, fwd, bwd, window, _pseudo in entries:
-                if status in blocked:
+            for stops, status, window in entries[side]:
+                if status in blocked or status in found:
                     continue
-                if kind == _STOP:
+                if stops:
                     blocked.add(status)
                     continue
-                if status in found or not (fwd if side == 0 else bwd):
-                    continue
-                if window != _NO_WINDOW and (gap.count(" ") - 1 > window or "," in gap):
-                    continue
+                if window != _UNBOUNDED:
+                    gap = sentence[p_end:hs] if side == 0 else sentence[he:p_start]
+                    if len(_WORDS(gap)) > window or _CLAUSE_MARK(gap):
+                        continue
                 found[status] = (s0 + p_start, s0 + p_end)
 
     if Status.ATTRIBUTED not in found:
@@ -196,7 +228,7 @@ def _quoted(sentence: str, hs: int, he: int) -> int | None:
         if before == -1 or sentence.find(closing, he) == -1:
             continue
         if opening == closing and sentence.count(opening, 0, hs) % 2 == 0:
-            continue
+            continue  # the quote before the hit closes an earlier quotation
         if opening != closing and sentence.rfind(closing, before, hs) != -1:
             continue
         return before

@@ -64,6 +64,7 @@ class RawHit:
     start: int
     end: int
     term: str
+    pattern: bool = False
 
 
 class Matcher:
@@ -116,5 +117,5 @@ class Matcher:
                 for match in regex.finditer(shadow_text):
                     start, end = match.span()
                     if end > start:
-                        hits.append(RawHit(rule, start, end, regex.pattern))
+                        hits.append(RawHit(rule, start, end, regex.pattern, True))
         return hits
