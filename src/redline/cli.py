@@ -85,22 +85,17 @@ def _print_decision(decision: Decision, text: str) -> None:
     if decision.error:
         out.print(Text(f"error inside the gate: {decision.error}", style="red"))
     out.print(_marked(decision, text))
-    rows = [("fired", f) for f in decision.findings] + [("suppressed", f) for f in decision.suppressed]
-    if rows:
-        table = Table(show_edge=False, pad_edge=False)
-        for column in ("", "rule", "severity", "span", "text", "status", "cue"):
-            table.add_column(column)
-        for kind, f in rows:
-            table.add_row(
-                Text(kind, style="red" if kind == "fired" else "yellow"),
-                f.rule,
-                f.severity.value,
-                f"{f.start}-{f.end}",
-                f.text,
-                f.status.value,
-                f.cue or "",
+    for kind, style, items in (("fired", "red", decision.findings), ("suppressed", "yellow", decision.suppressed)):
+        for f in items:
+            line = Text.assemble(
+                (f"{kind:<10} ", style),
+                (f.rule, "bold"),
+                f"  {f.severity.value}  {f.start}-{f.end} ",
+                (repr(f.text), style),
+                f"  {f.status.value}" + (f" ({f.entity})" if f.entity else ""),
             )
-        out.print(table)
+            line.append(f"  {f.explanation}", style="dim")
+            out.print(line)
     if decision.context is not None:
         meta = decision.context
         licensed = "licensed by context" if decision.licensed_by_context else "not licensed"

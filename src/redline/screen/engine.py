@@ -15,9 +15,36 @@ from redline.policy.terms import derive_terms
 from redline.screen.context import assess
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.normalize import Shadow
+from redline.screen.detectors.base import Detector
 from redline.types import ContextAssessment, Finding, Severity, Status
 
 _CACHE_SIZE = 32
+_DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "flag": Severity.FLAG}
+
+
+def _detector(name: str) -> Detector:
+    # imported on first use so a policy with every detector off loads none of them
+    if name == "credentials":
+        from redline.screen.detectors.credentials import CredentialsDetector
+
+        return CredentialsDetector()
+    if name == "pii":
+        from redline.screen.detectors.pii import PiiDetector
+
+        return PiiDetector()
+    from redline.screen.detectors.technical import TechnicalContentDetector
+
+    return TechnicalContentDetector()
+
+
+def detector_rules(policy: Policy) -> list[tuple[str, Severity, Detector]]:
+    """The detectors the policy turns on, with the severity of their findings."""
+    enabled = []
+    for name in ("credentials", "pii", "technical_content"):
+        setting = getattr(policy.detectors, name)
+        if setting != "off":
+            enabled.append((f"detector:{name}", _DETECTOR_SEVERITY[setting], _detector(name)))
+    return enabled
 
 
 def rule_specs(policy: Policy) -> list[RuleSpec]:
@@ -76,12 +103,14 @@ class CompiledScreen:
         self.policy_hash = policy.hash
         self.rules = rule_specs(policy)
         self.matcher = Matcher(self.rules)
+        self.detectors = detector_rules(policy)
 
     def run(self, shadow: Shadow) -> ScreenResult:
         hits = _dedupe(self.matcher.scan(shadow.text))
+        findings: list[Finding] = self._detect(shadow.original)
+        detected = len(findings)
         if not hits:
-            return ScreenResult((), (), 0)
-        findings: list[Finding] = []
+            return ScreenResult(tuple(findings), (), detected)
         suppressed: list[Finding] = []
         contexts: dict[tuple[int, int], ContextAssessment] = {}
         original = shadow.original
@@ -107,9 +136,31 @@ class CompiledScreen:
                 status=cue.status if cue is not None else Status.AFFIRMED,
                 cue=cue_text,
                 term=hit.term,
+                pattern=hit.pattern,
             )
             (suppressed if blocking is not None else findings).append(finding)
-        return ScreenResult(tuple(findings), tuple(suppressed), len(hits))
+        return ScreenResult(tuple(findings), tuple(suppressed), len(hits) + detected)
+
+    def _detect(self, original: str) -> list[Finding]:
+        """Detector findings: a key is a key whatever the words around it say, so no
+        context status applies and nothing is suppressed."""
+        findings: list[Finding] = []
+        for rule_id, severity, detector in self.detectors:
+            for found in detector.detect(original):
+                findings.append(
+                    Finding(
+                        rule=rule_id,
+                        severity=severity,
+                        start=found.start,
+                        end=found.end,
+                        text=original[found.start : found.end],
+                        status=Status.AFFIRMED,
+                        cue=None,
+                        entity=found.entity,
+                        detail=found.explanation,
+                    )
+                )
+        return findings
 
 
 _cache: OrderedDict[str, CompiledScreen] = OrderedDict()

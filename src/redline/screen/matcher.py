@@ -24,6 +24,7 @@ from redline.types import Severity, Status
 # ASCII: everything but letters and digits becomes a separator (apostrophes too, so
 # "customer's" holds the word "customer" and quoted 'refund' still matches).
 _SEP_TABLE = {i: " " for i in range(128) if not chr(i).isalnum()}
+_SEP_BYTES = bytes(i if chr(i).isalnum() else 32 for i in range(256))
 _NON_WORD = re.compile(r"[^\w]|_")
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.case_sensitive = False
@@ -33,10 +34,9 @@ _RE2_OPTIONS.max_mem = 64 << 20
 
 def separate(shadow_text: str) -> str:
     """The shadow text with every non-word character replaced by one space (same length)."""
-    mapped = shadow_text.translate(_SEP_TABLE)
-    if not mapped.isascii():
-        mapped = _NON_WORD.sub(" ", mapped)
-    return mapped
+    if shadow_text.isascii():  # bytes.translate is a table lookup, a third of str.translate
+        return shadow_text.encode("ascii").translate(_SEP_BYTES).decode("ascii")
+    return _NON_WORD.sub(" ", shadow_text.translate(_SEP_TABLE))
 
 
 def term_words(term: str) -> tuple[str, ...]:

@@ -24,18 +24,30 @@ from importlib import resources
 import re2
 
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-# Two or more whitespace characters, or one that is neither a space nor a newline.
+# Whitespace runs to fold: two or more whitespace characters, or one that is neither a
+# space nor a newline. A run of newlines alone is left as it is: it cannot join two
+# words into a phrase, and the context layer ends a sentence at a newline anyway.
 _WS_EDIT = re.compile(r"\s{2,}|[^\S \n]")
+_ASCII_WS = rb"\t\n\x0b\x0c\r\x1c-\x1f "
+_WS_EDIT_ASCII = re2.compile(rb"[" + _ASCII_WS + rb"]{2,}|[\t\x0b\x0c\r\x1c-\x1f]")
 # Four or more single letters separated by single spaces: "r e f u n d".
 _SPACED = re.compile(r"(?<!\w)(?:[^\W\d_] ){3,}[^\W\d_](?!\w)")
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
-# A linear-time gate that is true whenever either step above could change the text
-# (a superset: it ignores word boundaries). Most drafts need neither step, and one RE2
-# search costs a fifth of the two `re` searches it spares.
+
+# One linear-time RE2 pass says which of the two steps a text may need (a superset:
+# it ignores word boundaries); most drafts need neither, and `re` scanning 1 KB for
+# either pattern costs several times the RE2 pass.
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
 _ODD_WS = r"\t\x0b\x0c\r\x1c-\x1f\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}"
-_NEEDS_EDIT = re2.compile(
-    rf"[ \n{_ODD_WS}][ \n{_ODD_WS}]|[{_ODD_WS}]|[\pL\pN] [\pL\pN] [\pL\pN] [\pL\pN]"
-)
+# a single letter or digit standing alone, four times in a row ("had a b c" does not
+# count: its "d" belongs to a word); every match of _SPACED also matches this
+_LETTER_SPACED_GATE = r"(?:^|[^\pL\pN])[\pL\pN] [\pL\pN] [\pL\pN] [\pL\pN](?:$|[^\pL\pN])"
+_STEPS = re2.Set.SearchSet(_RE2_OPTIONS)
+_STEPS.Add(rf"[{_ODD_WS}]| [ \n{_ODD_WS}]|\n[ {_ODD_WS}]")  # 0: fold whitespace
+_STEPS.Add(_LETTER_SPACED_GATE)  # 1: join letter-spaced words
+_STEPS.Compile()
+_SPACED_GATE = re2.compile(_LETTER_SPACED_GATE, _RE2_OPTIONS)
 
 
 def _load_confusables() -> dict[str, str]:
@@ -90,18 +102,20 @@ class _EditMap:
         return self.old[k] + (index - self.new[k])
 
 
-def _apply(pattern: re.Pattern[str], text: str, replace) -> tuple[str, _EditMap | None]:
-    """Replace each match of `pattern`; `replace(match)` returns (text, source offsets)."""
+def _apply(text: str, spans, replace) -> tuple[str, _EditMap | None]:  # noqa: ANN001
+    """Replace each (start, end) span; `replace(text, start, end)` returns the new text
+    and, for each of its characters, the input offset it comes from."""
     pieces: list[str] = []
     new: list[int] = [0]
     old: list[int] = [0]
     cursor = 0
     out_len = 0
-    for match in pattern.finditer(text):
-        start, end = match.span()
+    for start, end in spans:
+        replacement, sources = replace(text, start, end)
+        if replacement == text[start:end]:
+            continue
         pieces.append(text[cursor:start])
         out_len += start - cursor
-        replacement, sources = replace(match)
         pieces.append(replacement)
         for source in sources:
             new.append(out_len)
@@ -116,16 +130,22 @@ def _apply(pattern: re.Pattern[str], text: str, replace) -> tuple[str, _EditMap 
     return "".join(pieces), _EditMap(new, old)
 
 
-def _fold_ws(match: re.Match[str]) -> tuple[str, list[int]]:
-    run = match.group()
+def _ws_spans(text: str):  # noqa: ANN202
+    if text.isascii():  # RE2 on bytes: offsets are character offsets, and no re scan
+        return (m.span() for m in _WS_EDIT_ASCII.finditer(text.encode("ascii")))
+    return (m.span() for m in _WS_EDIT.finditer(text))
+
+
+def _fold_ws(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    run = text[start:end]
+    if run.count("\n") == len(run):
+        return run, []
     char = "\n" if any(c in _LINE_BREAKS for c in run) else " "
-    return char, [match.start()]
+    return char, [start]
 
 
-def _join_spaced(match: re.Match[str]) -> tuple[str, list[int]]:
-    start = match.start()
-    run = match.group()
-    return run[::2], [start + i for i in range(0, len(run), 2)]
+def _join_spaced(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    return text[start:end:2], list(range(start, end, 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,15 +202,19 @@ def _fold_chars(text: str) -> tuple[str, array | None, array | None]:
 def normalize(text: str) -> Shadow:
     """The shadow of `text`; `normalize(normalize(t).text).text == normalize(t).text`."""
     folded, starts, ends = _fold_chars(text)
-    maps: list[_EditMap] = []
-    if not _NEEDS_EDIT.search(folded):
+    steps = _STEPS.Match(folded)
+    if not steps:
         return Shadow(text, folded, starts, ends)
-    if _WS_EDIT.search(folded):
-        folded, edit = _apply(_WS_EDIT, folded, _fold_ws)
+    maps: list[_EditMap] = []
+    if 0 in steps:
+        folded, edit = _apply(folded, _ws_spans(folded), _fold_ws)
         if edit is not None:
             maps.append(edit)
-    if " " in folded and _SPACED.search(folded):
-        folded, edit = _apply(_SPACED, folded, _join_spaced)
+            # folding can bring single letters together: "r  e f u" reads "r e f u" now
+            if 1 not in steps and _SPACED_GATE.search(folded):
+                steps.append(1)
+    if 1 in steps and _SPACED.search(folded):
+        folded, edit = _apply(folded, (m.span() for m in _SPACED.finditer(folded)), _join_spaced)
         if edit is not None:
             maps.append(edit)
     return Shadow(text, folded, starts, ends, tuple(maps))

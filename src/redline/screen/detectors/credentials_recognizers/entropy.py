@@ -1,0 +1,133 @@
+"""Random-looking strings with no name or vendor prefix: the last net.
+
+A candidate is a run of 20+ base64 / base64url characters. It counts only when it looks
+machine-generated (`looks_random`: letters and digits mixed, class switches at most
+steps, entropy near that of a random string of its length) and nothing around it says
+what it is: not inside a URL or an armored block (a PGP public key, a certificate), not a
+hex digest or UUID (commit hashes, checksums, ids), not labelled as a hash, id, signature
+or public value, not base64 of readable text, not opening with a vendor prefix whose
+format it fails, not an identifier whose parts are short words (`SN_id_Gost28147_89`).
+Runs longer than 64 characters are left to the vendor formats: at that length a random
+run is mostly an encoded payload (a signature, ciphertext, an image), not a key.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import re
+from collections.abc import Iterator
+
+import re2
+
+from redline.screen.detectors.base import Detection
+from redline.screen.detectors.credentials_recognizers._guards import is_hex, is_uuid, looks_random
+from redline.screen.detectors.credentials_recognizers.vendor import CLAIMED_PREFIXES
+
+_CANDIDATE = re2.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
+_URL = re2.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s<>\"'`]+")
+_ARMOR = re2.compile(r"-----(BEGIN|END) ([A-Z0-9 ]{1,60})-----")
+_PIECE = re.compile(r"[A-Za-z0-9=]+")
+MAX_LENGTH = 64
+# a label or a word just before the string that says it is not a secret
+_BENIGN_CUE = re.compile(
+    r"(?i)\b(?:commit|sha\d*|hash|checksum|digest|md5|revision|rev|etag|integrity|fingerprint|nonce|salt|iv|"
+    r"signature|csrf|xsrf|authenticity|public|pub|id|uuid|guid|name|url|uri|path|file|version|tag|ref|"
+    r"request|trace|correlation|session[_ -]?id|order|ticket|tracking|invoice)[\w.-]{0,20}[\"']?[ \t]*[:=#]?[ \t]*"
+    r"\\?[\"'(]?$"
+)
+_LABEL = re.compile(r"([\w.-]{1,60})[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"'`]?$")
+_IDENTIFIER_LABEL = re.compile(r"(?i)(?:^|[_.-])(?:id|ids|name|url|uri|path|file|hash|digest|checksum)$|(?:[a-z])(?:Id|Name|Url|Hash)$")
+
+
+def high_entropy(data: str) -> Iterator[Detection]:
+    skip = _skipped_spans(data)
+    skip_starts = [s for s, _ in skip]
+    for match in _CANDIDATE.finditer(data):
+        start, end = match.span()
+        if end - start > MAX_LENGTH + 2 or _inside(skip, skip_starts, start):
+            continue
+        value = data[start:end]
+        core = value.rstrip("=").lstrip("_-")
+        if is_hex(core.replace("-", "")) or is_uuid(core) or core.startswith(CLAIMED_PREFIXES):
+            continue  # digests, commit hashes and UUIDs identify things; they open nothing
+        if _benign_label(data, start):
+            continue
+        if _compound_identifier(core):
+            continue
+        ok, why = looks_random(core)
+        if not ok or _readable_base64(core):
+            continue
+        yield Detection(start, end, "HIGH_ENTROPY_STRING", f"random-looking {len(core)}-character string: {why}", 0.6)
+
+
+def _skipped_spans(data: str) -> list[tuple[int, int]]:
+    """URLs and armored non-private blocks (public keys, certificates, PGP messages)."""
+    spans = [m.span() for m in _URL.finditer(data)] if "://" in data else []
+    if "-----" in data:
+        opened: dict[str, int] = {}
+        for m in _ARMOR.finditer(data):
+            kind, label = m.group(1), m.group(2)
+            if "PRIVATE" in label:
+                continue
+            if kind == "BEGIN":
+                opened.setdefault(label, m.start())
+            elif label in opened:
+                spans.append((opened.pop(label), m.end()))
+        spans.extend((start, len(data)) for start in opened.values())  # cut off before its END
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _compound_identifier(core: str) -> bool:
+    """Parts joined by `_ - / + .` of which half or more are plain words or numbers:
+    `struct_X509_pubkey_st`, `/archive/gifs/api-c99e…`, not `gp3tq8lh-tZaYP9yu`."""
+    pieces = _PIECE.findall(core)
+    if len(pieces) < 2:
+        return False
+    plain = sum(p.isalpha() or p.isdigit() for p in pieces)
+    return plain * 2 >= len(pieces)
+
+
+def _benign_label(data: str, start: int) -> bool:
+    """A label before the string, or before the whitespace-delimited word it is part of
+    (`CloudFront-Signature: Ixn4…~6rzQ…`), says it is not a secret."""
+    line_start = data.rfind("\n", 0, start) + 1
+    word_start = max(data.rfind(c, line_start, start) for c in " \t") + 1
+    word_start = max(word_start, line_start)
+    for at in {start, word_start}:
+        before = data[max(line_start, at - 40) : at]
+        if before.endswith("base64,") or _BENIGN_CUE.search(before) or _identifier_label(before):
+            return True
+    return False
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], pos: int) -> bool:
+    i = bisect.bisect_right(starts, pos) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
+
+
+def _identifier_label(before: str) -> bool:
+    label = _LABEL.search(before)
+    return label is not None and _IDENTIFIER_LABEL.search(label.group(1)) is not None
+
+
+def _readable_base64(value: str) -> bool:
+    """True when `value` is base64 of readable text (`eyJ…` JSON, `dXNlcj…`): encoded
+    data, not key material."""
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if len(raw) < 12:
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return printable / len(raw) > 0.95

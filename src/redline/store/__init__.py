@@ -1,0 +1,1 @@
+"""What persists: scrubbing, and (later) the decision log and the audit store."""

@@ -1,0 +1,72 @@
+"""Mask credentials and PII in any string before it is stored.
+
+One function for the decision log and anything else that persists text. The result
+says what it erased (type and span of the ORIGINAL string), so redaction can be audited
+(as in OPA's decision logs): the masked text alone cannot show that nothing was missed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from redline.screen.detectors.base import Detector
+
+
+@dataclass(frozen=True, slots=True)
+class Erased:
+    type: str  # the detector's entity, e.g. "EMAIL_ADDRESS", "AWS_ACCESS_KEY"
+    detector: str
+    start: int
+    end: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "detector": self.detector, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True, slots=True)
+class Scrubbed:
+    text: str
+    erased: tuple[Erased, ...]
+
+
+@lru_cache(maxsize=1)
+def _detectors() -> tuple[Detector, ...]:
+    from redline.screen.detectors.credentials import CredentialsDetector
+    from redline.screen.detectors.pii import PiiDetector
+
+    return (CredentialsDetector(), PiiDetector())
+
+
+def scrub(text: str, detectors: tuple[Detector, ...] | None = None) -> Scrubbed:
+    """`text` with every credential and PII span replaced by `[TYPE]`.
+
+    Overlapping spans are merged (the wider one's type wins), so no fragment of a secret
+    survives between two masks. Fails closed: if a detector raises, the whole text is
+    masked as `[UNSCRUBBABLE]`.
+    """
+    found: list[Erased] = []
+    try:
+        for detector in detectors if detectors is not None else _detectors():
+            for d in detector.detect(text):
+                found.append(Erased(d.entity, detector.name, d.start, d.end))
+    except Exception:
+        return Scrubbed("[UNSCRUBBABLE]", (Erased("UNSCRUBBABLE", "scrub", 0, len(text)),))
+    found.sort(key=lambda e: (e.start, -(e.end - e.start)))
+    merged: list[Erased] = []
+    for item in found:
+        if merged and item.start < merged[-1].end:
+            last = merged[-1]
+            if item.end > last.end:
+                merged[-1] = Erased(last.type, last.detector, last.start, item.end)
+            continue
+        merged.append(item)
+    pieces: list[str] = []
+    cursor = 0
+    for item in merged:
+        pieces.append(text[cursor : item.start])
+        pieces.append(f"[{item.type}]")
+        cursor = item.end
+    pieces.append(text[cursor:])
+    return Scrubbed("".join(pieces), tuple(merged))
