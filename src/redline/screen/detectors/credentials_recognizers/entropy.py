@@ -34,8 +34,9 @@ MAX_LENGTH = 64
 _BENIGN_CUE = re.compile(
     r"(?i)\b(?:commit|sha\d*|hash|checksum|digest|md5|revision|rev|etag|integrity|fingerprint|nonce|salt|iv|"
     r"signature|csrf|xsrf|authenticity|public|pub|id|uuid|guid|name|url|uri|path|file|version|tag|ref|"
-    r"request|trace|correlation|session[_ -]?id|order|ticket|tracking|invoice)[\w.-]{0,20}[\"']?[ \t]*[:=#]?[ \t]*"
-    r"\\?[\"'(]?$"
+    r"request|trace|correlation|session[_ -]?id|order|ticket|tracking|invoice|reference|confirmation|booking|"
+    r"serial|receipt|case|build|image|container|sku|part)[\w.-]{0,20}[\"']?"
+    r"(?:[ \t]+(?:is|was|number|no\.?|code|id|#)){0,2}[ \t]*[:=#]?[ \t]*\\?[\"'(]?$"
 )
 _LABEL = re.compile(r"([\w.-]{1,60})[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"'`]?$")
 _IDENTIFIER_LABEL = re.compile(r"(?i)(?:^|[_.-])(?:id|ids|name|url|uri|path|file|hash|digest|checksum)$|(?:[a-z])(?:Id|Name|Url|Hash)$")

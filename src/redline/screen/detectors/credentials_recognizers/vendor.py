@@ -190,9 +190,11 @@ _COMPILED = tuple(re2.compile(rule.pattern) for rule in RULES)
 # a string that opens with a vendor's prefix but fails that vendor's format is a test or
 # example value (`xoxp-1234567890`, `dapi123…defg5`), not an unknown secret: the other
 # families leave it alone too
+# keys that vendors publish on purpose (Stripe's publishable keys) are claimed the same way
+PUBLIC_PREFIXES = ("pk_live_", "pk_test_")
 CLAIMED_PREFIXES = tuple(
     sorted({k for r in RULES if r.prefix and r.claims for k in r.keywords if len(k) >= 3}, key=len, reverse=True)
-)
+) + PUBLIC_PREFIXES
 _GROUPED = tuple(bool(regex.groups) for regex in _COMPILED)
 
 
