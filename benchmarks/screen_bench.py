@@ -88,14 +88,18 @@ def make_terms(count: int, seed: int = 7) -> list[str]:
     return list(terms)
 
 
-def make_policy(terms: list[str]) -> Policy:
+DETECTORS_OFF = {"credentials": "off", "pii": "off", "technical_content": "off"}
+DETECTORS_ON = {"credentials": "refuse", "pii": "escalate", "technical_content": "escalate"}
+
+
+def make_policy(terms: list[str], detectors: dict[str, str] = DETECTORS_OFF) -> Policy:
     skills = [{"slug": f"skill-{k}", "red_lines": [
         {"id": f"rule-{i}", "rule": f"Never mention {t}.", "severity": "block" if i % 3 else "flag",
          "terms": [t]} for i, t in enumerate(terms[k:k + 100], start=k)]}
         for k in range(0, len(terms), 100)]
     return Policy.model_validate({
-        "version": 1, "name": f"bench-{len(terms)}", "auto_send": {"min_confidence": 0},
-        "detectors": {"credentials": "off", "pii": "off", "technical_content": "off"},
+        "version": 1, "name": f"bench-{len(terms)}" + ("-detectors" if detectors is DETECTORS_ON else ""),
+        "auto_send": {"min_confidence": 0}, "detectors": detectors,
         "skills": skills})
 
 
@@ -170,6 +174,7 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
     log(f"[{n} rules] compiling ...")
     comp = compile_cost(policy, 1 if args.quick else 3)
     gate = Gate(policy)  # cached: the compile above
+    gate_detectors = Gate(make_policy(terms, DETECTORS_ON))  # same rules, all detectors on
     rng = random.Random(1000 + n)
     texts = [render(d, terms, rng, 1.0) for d in drafts]
     scan = ahocorasick_rs.AhoCorasick(terms).find_matches_as_indexes  # the floor
@@ -181,35 +186,36 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
         low = text.lower()
         return [t for t in terms if t in low]
 
-    methods = (gate.check, run_raw, run_naive)
+    methods = (gate.check, run_raw, run_naive, gate_detectors.check)
     for text in texts[:200]:  # warm-up: caches, branch predictors, allocator
         [m(text) for m in methods]
-    samples: list[list[int]] = [[], [], []]
+    samples: list[list[int]] = [[], [], [], []]
     found = suppressed = raw_hits = 0
     gc.collect()
-    log(f"[{n} rules] timing {len(texts)} drafts x 3 methods ...")
+    log(f"[{n} rules] timing {len(texts)} drafts x {len(methods)} methods ...")
     # Methods take turns in blocks of drafts, so they share the machine's noise over time
     # while each keeps its own data in cache: per draft, the naive loop over 10,000 terms
     # would evict the gate's automaton and time a cold cache no deployment sees.
     block = 50
     for first in range(0, len(texts), block):
-        for j in range(3):
-            k = (first // block + j) % 3
+        for j in range(len(methods)):
+            k = (first // block + j) % len(methods)
             method, bucket = methods[k], samples[k]
             for text in texts[first : first + block]:
                 t0 = perf_counter_ns()
                 result = method(text)
                 bucket.append(perf_counter_ns() - t0)
-                if k == 0:  # sanity: the gate ran and saw the planted terms
+                if k in (0, 3):  # sanity: the gate ran and saw the planted terms
                     assert result.error is None, result.error
-                    found, suppressed = found + len(result.findings), suppressed + len(result.suppressed)
+                    if k == 0:
+                        found, suppressed = found + len(result.findings), suppressed + len(result.suppressed)
                 elif k == 1:
                     raw_hits += len(result)
     row = {"rules": n, "keys": comp["keys"], "compile": comp,
            "draft_chars_mean": statistics.fmean(len(t) for t in texts),
            "findings_per_draft": found / len(texts), "suppressed_per_draft": suppressed / len(texts),
            "raw_hits_per_draft": raw_hits / len(texts)}
-    for name, s in zip(("gate", "raw", "naive"), samples):
+    for name, s in zip(("gate", "raw", "naive", "gate_detectors"), samples):
         row[name] = {"p50": pct(s, 50), "p99": pct(s, 99), "mean": statistics.fmean(s) / 1e3}
     if n in (1000, 10000):
         text = render(big, terms, random.Random(7 + n), 1.0)
@@ -227,7 +233,8 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
                       "raw_ms": statistics.median(raw_runs) / 1e6,
                       "hits": len(decision.findings) + len(decision.suppressed),
                       "per_byte_ratio": per_byte_1mb / per_byte_1kb}
-    log(f"[{n} rules] gate p50 {row['gate']['p50']:.1f} µs, raw {row['raw']['p50']:.1f}, "
+    log(f"[{n} rules] gate p50 {row['gate']['p50']:.1f} µs (detectors on {row['gate_detectors']['p50']:.1f}), "
+        f"raw {row['raw']['p50']:.1f}, "
         f"naive {row['naive']['p50']:.1f}; findings/draft {row['findings_per_draft']:.2f}, "
         f"suppressed/draft {row['suppressed_per_draft']:.2f}")
     return row
@@ -246,6 +253,9 @@ def verdicts(rows: dict[int, dict]) -> list[tuple[str, bool, str]]:
         if "big" in rows.get(n, {}):
             ratio = rows[n]["big"]["per_byte_ratio"]
             out.append((f"{n:,} rules: 1 MB per byte <= 1.5x 1 KB per byte", ratio <= 1.5, f"{ratio:.2f}x"))
+    for n, row in rows.items():
+        ratio = row["gate_detectors"]["p50"] / row["gate"]["p50"]
+        out.append((f"{n:,} rules: detectors on p50 <= 2x detectors off", ratio <= 2, f"{ratio:.2f}x"))
     if 10000 in rows:
         ms = rows[10000]["compile"]["ms"]
         out.append(("compile 10,000 rules <= 2 s", ms <= 2000, f"{ms:.0f} ms"))
@@ -254,12 +264,13 @@ def verdicts(rows: dict[int, dict]) -> list[tuple[str, bool, str]]:
 
 def markdown(rows: dict[int, dict], checks: list[tuple[str, bool, str]]) -> str:
     lines = ["| rules | gate p50 µs | gate p99 µs | raw scan p50 | raw p99 | naive p50 | naive p99 "
-             "| gate/raw | naive/gate | compile ms | compile MB |", "|" + "---:|" * 11]
+             "| gate/raw | naive/gate | compile ms | compile MB | detectors on p50 | on/off |", "|" + "---:|" * 13]
     for n, r in rows.items():
         g, w, v, c = r["gate"], r["raw"], r["naive"], r["compile"]
         lines.append(f"| {n:,} | {g['p50']:.1f} | {g['p99']:.1f} | {w['p50']:.1f} | {w['p99']:.1f} "
                      f"| {v['p50']:.1f} | {v['p99']:.1f} | {g['p50'] / w['p50']:.2f} "
-                     f"| {v['p50'] / g['p50']:.1f} | {c['ms']:.1f} | {c['peak_mb']:.1f} |")
+                     f"| {v['p50'] / g['p50']:.1f} | {c['ms']:.1f} | {c['peak_mb']:.1f} "
+                     f"| {r['gate_detectors']['p50']:.1f} | {r['gate_detectors']['p50'] / g['p50']:.2f} |")
     lines += ["", "compile: cold, median of 3 (1 if --quick); MB = peak Python heap (tracemalloc, no Rust allocations)."]
     for n, r in rows.items():
         lines.append(f"- {n:,} rules: {r['keys']:,} automaton keys, compile peak RSS "

@@ -47,8 +47,8 @@ _FAMILIES: tuple[tuple[str, _Family], ...] = (
     (r"(?i)aws|secret|\bsk\b", structured.aws_secret_keys),
     (r"BUNDLE_", structured.bundler_credentials),
     (r"(?i)pass|pwd|secret|token|key|auth|cred|" + "|".join(assignment.SERVICE_WORDS), assignment.assignments),
+    (r"[A-Za-z0-9+/_-]{20}", entropy.high_entropy),
 )
-_ENTROPY_TRIGGER = re2.compile(r"[A-Za-z0-9+/_-]{20}")
 
 
 def _build_prefilter() -> tuple[re2.Set, re2._Regexp]:
@@ -94,8 +94,6 @@ class CredentialsDetector:
                 found.extend(_FAMILIES[index][1](data))
             else:
                 found.extend(vendor.find(index - _FAMILY_COUNT, data))
-        if _ENTROPY_TRIGGER.search(data) is not None:
-            found.extend(entropy.high_entropy(data))
         return _resolve(found) if len(found) > 1 else found
 
 

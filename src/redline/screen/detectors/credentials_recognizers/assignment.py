@@ -59,14 +59,17 @@ _KW = (
 )
 _VALUE = r"(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}'|`[^`\n]{1,300}`|[^\s\"'`<>(){}\[\],;]{1,300})"
 _OP = r"(:{1,3}=|[?!:+]?=[=>]?=?|=>|->|:|[ \t]+(?:is|was)[ \t]+)"
-_FORMS = (  # (pattern, group of the name, group of the value)
-    (re2.compile(r"(?i)((?:" + _KW + r")[\w.-]*)[\"'`]?(?:\[\d*\])?[ \t]*" + _OP + r"[ \t]*[@&]?" + _VALUE), 1, 3),
-    (re2.compile(r"(?i)[\"']([\w.-]*(?:" + _KW + r")[\w.-]*)[\"'][ \t]*,[ \t]*(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}')"), 1, 2),
-    (re2.compile(r"(?i)(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}')[ \t]*[!=]==?[ \t]*([\w.]*(?:" + _KW + r")[\w.]*)"), 2, 1),
-    (re2.compile(r"(?i)\bkey[ \t]*=[ \t]*\"([^\"\n]*(?:" + _KW + r")[^\"\n]*)\"[ \t]+value[ \t]*=[ \t]*(\"[^\"\n]{1,300}\")"),
+_QUOTED = r"(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}')"
+# (characters the text must hold: one of each group, pattern, group of the name, group of the value)
+_FORMS = (
+    ((), re2.compile(r"(?i)((?:" + _KW + r")[\w.-]*)[\"'`]?(?:\[\d*\])?[ \t]*" + _OP + r"[ \t]*[@&]?" + _VALUE), 1, 3),
+    ((",", "\"'"), re2.compile(r"(?i)[\"']([\w.-]*(?:" + _KW + r")[\w.-]*)[\"'][ \t]*,[ \t]*" + _QUOTED), 1, 2),
+    (("=", "\"'"), re2.compile(r"(?i)" + _QUOTED + r"[ \t]*[!=]==?[ \t]*([\w.]*(?:" + _KW + r")[\w.]*)"), 2, 1),
+    (("=", '"'),
+     re2.compile(r"(?i)\bkey[ \t]*=[ \t]*\"([^\"\n]*(?:" + _KW + r")[^\"\n]*)\"[ \t]+value[ \t]*=[ \t]*(\"[^\"\n]{1,300}\")"),
      1, 2),
-    (re2.compile(r"(?i)<([\w.:-]*(?:" + _KW + r")[\w.:-]*)>([^<\n]{1,300})</"), 1, 2),
-    (re2.compile(r"(?i)((?:" + _KW + r")[\w.-]*)[ \t]+(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}')"), 1, 2),
+    (("<",), re2.compile(r"(?i)<([\w.:-]*(?:" + _KW + r")[\w.:-]*)>([^<\n]{1,300})</"), 1, 2),
+    (("\"'",), re2.compile(r"(?i)((?:" + _KW + r")[\w.-]*)[ \t]+" + _QUOTED), 1, 2),
 )
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _SEGMENT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -100,7 +103,10 @@ _DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.[A-Za-z]{2,6}|[A-Za-z0
 
 
 def assignments(data: str) -> Iterator[Detection]:
-    for pattern, name_group, value_group in _FORMS:
+    present = {c for c in "\"',=<" if c in data}
+    for needs, pattern, name_group, value_group in _FORMS:
+        if not all(present.intersection(group) for group in needs):
+            continue  # each form is one pass over the text: skip those that cannot match
         for match in pattern.finditer(data):
             name_start, name_end = match.span(name_group)
             while name_start > 0 and data[name_start - 1] in _NAME_CHARS and name_end - name_start < 80:
