@@ -26,6 +26,7 @@ plugins, or its vendor plugins only) the same way, when it is importable.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import random
 import statistics
@@ -41,6 +42,7 @@ GENERIC_RULES = frozenset(
 )
 OUT_OF_SCOPE_PLUGINS = frozenset({"ip_public"})
 ACCEPT_RECALL, ACCEPT_FPR = 0.90, 0.10
+_KEEP: list[object] = []
 
 WORDS = (
     "thanks for getting in touch about your order we have looked into the delivery and it should "
@@ -184,6 +186,8 @@ def scanner(name: str) -> Callable[[str], bool]:
     context = (transient_settings({"plugins_used": [{"name": p} for p in vendor_only]})
                if name == "detect-secrets-vendor" else default_settings())
     context.__enter__()
+    _KEEP.append(context)  # a collected generator context would restore the settings
+    atexit.register(context.__exit__, None, None, None)
     return lambda text: any(True for line in text.splitlines() or [""] for _ in scan_line(line))
 
 

@@ -159,3 +159,18 @@ def test_boundary_rules_are_named_by_list_and_index() -> None:
     decision = gate.check("The launch date is Friday.")
     assert decision.rules_fired == ["soul:never:0"]
     assert decision.risk_level is RiskLevel.HIGH
+
+
+def test_a_key_split_by_a_zero_width_space_is_still_a_key() -> None:
+    gate = Gate(parse_policy("version: 1\nname: keys\n"))
+    text = "Use AKIA\u200bIOSFODNN7EXAMPLE for the demo."
+    decision = gate.check(text)
+    assert decision.outcome is Outcome.REFUSE
+    [finding] = decision.findings
+    assert text[finding.start : finding.end] == finding.text == "AKIA\u200bIOSFODNN7EXAMPLE"
+
+
+def test_an_invalid_context_error_never_quotes_the_conversation() -> None:
+    decision = make_gate().check("hello", context={"messages": "my password is hunter2"})
+    assert "hunter2" not in json.dumps(decision.to_dict())
+    assert "invalid context" in decision.context["error"]

@@ -23,5 +23,5 @@ def test_public_api_is_exactly_all() -> None:
     import redline
 
     assert set(redline.__all__) == {n for n in dir(redline) if not n.startswith("_")} - {
-        "cli", "decide", "errors", "eval", "policy", "review", "screen", "store", "types"
+        "cli", "decide", "errors", "eval", "policy", "review", "screen", "service", "store", "types"
     } | {"__version__"}

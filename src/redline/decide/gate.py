@@ -9,6 +9,8 @@ import time
 from time import perf_counter
 from typing import Any
 
+from pydantic import ValidationError
+
 from redline.decide.resolve import REASON_ERROR, Resolution, resolve
 from redline.errors import PolicyError
 from redline.policy.schema import Policy
@@ -133,8 +135,14 @@ class Gate:
     ) -> tuple[Resolution, dict[str, Any]]:
         try:
             facts = principal_facts(context)
-        except Exception as exc:  # a bad conversation licenses nothing; the check goes on
-            return resolution, {"licensed_by_context": False, "error": f"invalid context: {exc}"[:500]}
+        except ValidationError as exc:  # a bad conversation licenses nothing; the check goes on
+            # where and what only: the input values may quote message bodies
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'context'}: {e['msg']}" for e in exc.errors(include_input=False)
+            )
+            return resolution, {"licensed_by_context": False, "error": f"invalid context: {problems}"[:500]}
+        except Exception as exc:
+            return resolution, {"licensed_by_context": False, "error": f"invalid context: {type(exc).__name__}"}
         relaxed = licensed_outcome(
             resolution,
             findings,

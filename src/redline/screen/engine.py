@@ -14,7 +14,7 @@ from redline.policy.schema import Policy
 from redline.policy.terms import derive_terms
 from redline.screen.context import assess
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
-from redline.screen.normalize import Shadow
+from redline.screen.normalize import Shadow, strip_invisible
 from redline.screen.detectors.base import Detector
 from redline.types import ContextAssessment, Finding, Severity, Status
 
@@ -143,17 +143,26 @@ class CompiledScreen:
 
     def _detect(self, original: str) -> list[Finding]:
         """Detector findings: a key is a key whatever the words around it say, so no
-        context status applies and nothing is suppressed."""
+        context status applies and nothing is suppressed.
+
+        Detectors read the original (keys and formats are case-sensitive), less the
+        invisible characters that would hide a key from them (`AKIA\u200bIOSF…`)."""
+        if not self.detectors:
+            return []
+        visible, offsets = strip_invisible(original)
         findings: list[Finding] = []
         for rule_id, severity, detector in self.detectors:
-            for found in detector.detect(original):
+            for found in detector.detect(visible):
+                start, end = found.start, found.end
+                if offsets is not None:
+                    start, end = offsets[start], offsets[end - 1] + 1
                 findings.append(
                     Finding(
                         rule=rule_id,
                         severity=severity,
-                        start=found.start,
-                        end=found.end,
-                        text=original[found.start : found.end],
+                        start=start,
+                        end=end,
+                        text=original[start:end],
                         status=Status.AFFIRMED,
                         cue=None,
                         entity=found.entity,

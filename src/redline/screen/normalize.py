@@ -199,6 +199,18 @@ def _fold_chars(text: str) -> tuple[str, array | None, array | None]:
     return "".join(pieces), starts, ends
 
 
+_INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]+")
+
+
+def strip_invisible(text: str) -> tuple[str, list[int] | None]:
+    """`text` without zero-width, soft-hyphen and bidi characters, case and all else
+    kept, with the original offset of each kept character (None when nothing went)."""
+    if text.isascii() or not _INVISIBLE.search(text):
+        return text, None
+    offsets = [i for i, char in enumerate(text) if not _INVISIBLE.match(char)]
+    return "".join(text[i] for i in offsets), offsets
+
+
 def normalize(text: str) -> Shadow:
     """The shadow of `text`; `normalize(normalize(t).text).text == normalize(t).text`."""
     folded, starts, ends = _fold_chars(text)

@@ -27,7 +27,8 @@ _FILLER = re.compile(r"([xX*#•.0_\-])\1{5,}|(?:xX|Xx){3,}")  # xxxxxx, ******,
 _MASK_CHARS = frozenset("*#•xX")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 _HEX = re.compile(r"[0-9a-fA-F]+")
-_VERSION = re.compile(r"\d+\.\d+\.\d+|\d+\.\d+[-_.]|[-_.]v?\d+\.\d+$|SNAPSHOT|RELEASE", re.I)
+# bounded runs and a look-behind, so a long run of digits cannot make `re` backtrack
+_VERSION = re.compile(r"(?<![\d.])\d{1,6}\.\d{1,6}(?:\.\d|[-_.])|[-_.]v?\d{1,6}\.\d{1,6}$|SNAPSHOT|RELEASE", re.I)
 # a value that only names where the secret lives: ${X}, {{ x }}, $X, %X%, <x>, [X], @X@,
 # {0}, %s, $(cmd), process.env.X, os.environ["X"], var.x, ENV["X"]
 _REFERENCE = re.compile(
@@ -47,7 +48,7 @@ _WORDS = frozenset(
     nil true false undefined todo tbd test testing string value default required optional
     mypassword yourpassword my_password your_password your-password mysecret yoursecret
     your_token your-token your_api_key your-api-key api-key secret-key secret_key access_key
-    notapassword notasecret hunter2 letmein qwerty foobar foo bar baz enter insert replace""".split()
+    notapassword notasecret foobar foo bar baz enter insert replace""".split()
 )
 _PLACEHOLDER_WORDS = re.compile(
     r"example|sample|dummy|placeholder|redacted|changeme|your[_\- ]?(?:own[_\- ]?)?"
@@ -56,6 +57,12 @@ _PLACEHOLDER_WORDS = re.compile(
     re.I,
 )
 _SEQUENCE = "abcdefghijklmnopqrstuvwxyz"
+_SEGMENT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def name_segments(name: str) -> list[str]:
+    """Lower-case words of an identifier: `X-Octopus-ApiKey` -> x, octopus, api, key."""
+    return [s.lower() for s in _SEGMENT.findall(name)]
 
 
 def entropy(value: str) -> float:
@@ -88,17 +95,19 @@ def random_floor(length: int, alphabet: int) -> float:
     return row[-1]
 
 
+_CLASSES = str.maketrans(
+    {**{c: "a" for c in "abcdefghijklmnopqrstuvwxyz"}, **{c: "A" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+     **{c: "0" for c in "0123456789"}, **{chr(i): "." for i in range(128) if not chr(i).isalnum()}}
+)
+_RUNS = re.compile(r"a+|A+|0+|[^aA0]+")
+
+
 def class_switch_rate(value: str) -> float:
     """Share of neighbouring characters whose class (lower, upper, digit, other) differs:
     about 0.6 for random base62, under 0.2 for identifiers, paths and words."""
     if len(value) < 2:
         return 0.0
-
-    def cls(c: str) -> int:
-        return 0 if c.islower() else 1 if c.isupper() else 2 if c.isdigit() else 3
-
-    classes = [cls(c) for c in value]
-    return sum(a != b for a, b in zip(classes, classes[1:])) / (len(value) - 1)
+    return (len(_RUNS.findall(value.translate(_CLASSES))) - 1) / (len(value) - 1)
 
 
 def has_letter_run(value: str, length: int = 8) -> bool:
@@ -159,7 +168,8 @@ def looks_random(value: str, min_length: int = 20) -> tuple[bool, str]:
     n = len(value)
     if n < min_length:
         return False, f"{n} characters, under {min_length}"
-    if not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+    classes = value.translate(_CLASSES)
+    if "0" not in classes or ("a" not in classes and "A" not in classes):
         return False, "does not mix letters and digits"
     core = value.rstrip("=")
     alphabet = alphabet_size(core)

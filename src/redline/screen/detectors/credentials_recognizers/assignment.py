@@ -23,6 +23,7 @@ from redline.screen.detectors.credentials_recognizers._guards import (
     entropy,
     has_letter_run,
     is_placeholder,
+    name_segments,
     looks_like_version,
     looks_random,
 )
@@ -57,22 +58,23 @@ _KW = (
     r"pass(?:word|wd|phrase)?|pwd|secret|token|api[ _.-]?key|access[ _.-]?key|private[ _.-]?key|"
     r"client[ _.-]?secret|auth|cred(?:ential)?s?|key|" + "|".join(sorted(_SERVICE_FORMAT, key=len, reverse=True))
 )
-_VALUE = r"(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}'|`[^`\n]{1,300}`|[^\s\"'`<>(){}\[\],;]{1,300})"
+# unbounded (`+`, not `{1,300}`): a counted repetition multiplies RE2's DFA states
+_VALUE = r"(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s\"'`<>(){}\[\],;]+)"
+_MAX_VALUE = 512
 _OP = r"(:{1,3}=|[?!:+]?=[=>]?=?|=>|->|:|[ \t]+(?:is|was)[ \t]+)"
-_QUOTED = r"(\"[^\"\n]{1,300}\"|'[^'\n]{1,300}')"
+_QUOTED = r"(\"[^\"\n]+\"|'[^'\n]+')"
 # (characters the text must hold: one of each group, pattern, group of the name, group of the value)
 _FORMS = (
     ((), re2.compile(r"(?i)((?:" + _KW + r")[\w.-]*)[\"'`]?(?:\[\d*\])?[ \t]*" + _OP + r"[ \t]*[@&]?" + _VALUE), 1, 3),
     ((",", "\"'"), re2.compile(r"(?i)[\"']([\w.-]*(?:" + _KW + r")[\w.-]*)[\"'][ \t]*,[ \t]*" + _QUOTED), 1, 2),
     (("=", "\"'"), re2.compile(r"(?i)" + _QUOTED + r"[ \t]*[!=]==?[ \t]*([\w.]*(?:" + _KW + r")[\w.]*)"), 2, 1),
     (("=", '"'),
-     re2.compile(r"(?i)\bkey[ \t]*=[ \t]*\"([^\"\n]*(?:" + _KW + r")[^\"\n]*)\"[ \t]+value[ \t]*=[ \t]*(\"[^\"\n]{1,300}\")"),
+     re2.compile(r"(?i)\bkey[ \t]*=[ \t]*\"([^\"\n]*(?:" + _KW + r")[^\"\n]*)\"[ \t]+value[ \t]*=[ \t]*(\"[^\"\n]+\")"),
      1, 2),
-    (("<",), re2.compile(r"(?i)<([\w.:-]*(?:" + _KW + r")[\w.:-]*)>([^<\n]{1,300})</"), 1, 2),
+    (("<",), re2.compile(r"(?i)<([\w.:-]*(?:" + _KW + r")[\w.:-]*)>([^<\n]+)</"), 1, 2),
     (("\"'",), re2.compile(r"(?i)((?:" + _KW + r")[\w.-]*)[ \t]+" + _QUOTED), 1, 2),
 )
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_SEGMENT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PASSWORD = frozenset("password passwd pwd pass passphrase passwort".split())
 _SECRET = frozenset("secret token credential credentials creds cred auth bearer apikey".split())
 _SECRET_PAIRS = frozenset(
@@ -117,15 +119,17 @@ def assignments(data: str) -> Iterator[Detection]:
 
 
 def _judge(name: str, start: int, end: int, data: str) -> Detection | None:
+    if end - start > _MAX_VALUE:
+        return None  # a whole paragraph after `password:` is prose, not a password
     raw = data[start:end]
     quoted = raw[:1] in "\"'`" and len(raw) > 1
     if quoted:
         start, end = start + 1, end - 1
     else:  # prose: "password: Tr0ub4dor&3, please change it"
-        stripped = raw.rstrip(".,;:!?)]}")
+        stripped = raw.rstrip(".,;:?)]}")  # not `!`: passwords end in it more often than prose
         end = start + len(stripped)
     value = data[start:end]
-    segments = [s.lower() for s in _SEGMENT.findall(name)]
+    segments = name_segments(name)
     if not value or not segments or value.startswith(CLAIMED_PREFIXES):
         return None  # a vendor prefix: the vendor rule judges it
     service = _service(segments)

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import re2
 
 from redline.screen.detectors.base import Detection
-from redline.screen.detectors.credentials_recognizers._guards import is_hex, is_uuid, looks_random
+from redline.screen.detectors.credentials_recognizers._guards import is_hex, is_uuid, looks_random, name_segments
 from redline.screen.detectors.credentials_recognizers.vendor import CLAIMED_PREFIXES
 
 _CANDIDATE = re2.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
@@ -30,16 +30,19 @@ _URL = re2.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s<>\"'`]+")
 _ARMOR = re2.compile(r"-----(BEGIN|END) ([A-Z0-9 ]{1,60})-----")
 _PIECE = re.compile(r"[A-Za-z0-9=]+")
 MAX_LENGTH = 64
-# a label or a word just before the string that says it is not a secret
-_BENIGN_CUE = re.compile(
-    r"(?i)\b(?:commit|sha\d*|hash|checksum|digest|md5|revision|rev|etag|integrity|fingerprint|nonce|salt|iv|"
-    r"signature|csrf|xsrf|authenticity|public|pub|id|uuid|guid|name|url|uri|path|file|version|tag|ref|"
-    r"request|trace|correlation|session[_ -]?id|order|ticket|tracking|invoice|reference|confirmation|booking|"
-    r"serial|receipt|case|build|image|container|sku|part)[\w.-]{0,20}[\"']?"
-    r"(?:[ \t]+(?:is|was|number|no\.?|code|id|#)){0,2}[ \t]*[:=#]?[ \t]*\\?[\"'(]?$"
+_PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
+# the last word before a string, or a part of that word, that says the string identifies
+# or describes something (`commit 3f9c…`, `request_id=…`, `CloudFront-Signature: …`)
+_BENIGN_STEMS = (
+    "commit", "sha", "hash", "checksum", "digest", "md5", "revision", "rev", "etag", "integrity", "fingerprint",
+    "nonce", "salt", "iv", "signature", "csrf", "xsrf", "authenticity", "public", "pub", "id", "uuid", "guid",
+    "name", "url", "uri", "path", "file", "version", "tag", "ref", "request", "trace", "correlation", "order",
+    "ticket", "tracking", "invoice", "reference", "confirmation", "booking", "serial", "receipt", "case", "build",
+    "image", "container", "sku", "part",
 )
-_LABEL = re.compile(r"([\w.-]{1,60})[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"'`]?$")
-_IDENTIFIER_LABEL = re.compile(r"(?i)(?:^|[_.-])(?:id|ids|name|url|uri|path|file|hash|digest|checksum)$|(?:[a-z])(?:Id|Name|Url|Hash)$")
+_FILLER_WORDS = frozenset({"is", "was", "number", "no", "code", "#"})
+_SEPARATORS = " \t:=#\"'(\\"
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
 def high_entropy(data: str) -> Iterator[Detection]:
@@ -98,26 +101,37 @@ def _compound_identifier(core: str) -> bool:
 
 
 def _benign_label(data: str, start: int) -> bool:
-    """A label before the string, or before the whitespace-delimited word it is part of
+    """The word before the string, or before the whitespace-delimited word it is part of
     (`CloudFront-Signature: Ixn4…~6rzQ…`), says it is not a secret."""
     line_start = data.rfind("\n", 0, start) + 1
-    word_start = max(data.rfind(c, line_start, start) for c in " \t") + 1
-    word_start = max(word_start, line_start)
+    word_start = max(line_start, data.rfind(" ", line_start, start) + 1, data.rfind("\t", line_start, start) + 1)
     for at in {start, word_start}:
-        before = data[max(line_start, at - 40) : at]
-        if before.endswith("base64,") or _BENIGN_CUE.search(before) or _identifier_label(before):
+        before = data[max(line_start, at - 60) : at]
+        if before.endswith("base64,"):
+            return True
+        label = _last_label(before)
+        if label and any(seg.startswith(_BENIGN_STEMS) for seg in name_segments(label)):
             return True
     return False
+
+
+def _last_label(before: str) -> str:
+    """The last word of `before`, looking past `is`, `number`, `no`, `#` (up to two)."""
+    text = before
+    for _ in range(3):
+        text = text.rstrip(_SEPARATORS)
+        i = len(text)
+        while i > 0 and text[i - 1] in _WORD_CHARS:
+            i -= 1
+        word, text = text[i:], text[:i]
+        if word.lower() not in _FILLER_WORDS:
+            return word
+    return ""
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], pos: int) -> bool:
     i = bisect.bisect_right(starts, pos) - 1
     return i >= 0 and spans[i][0] <= pos < spans[i][1]
-
-
-def _identifier_label(before: str) -> bool:
-    label = _LABEL.search(before)
-    return label is not None and _IDENTIFIER_LABEL.search(label.group(1)) is not None
 
 
 def _readable_base64(value: str) -> bool:
@@ -130,5 +144,5 @@ def _readable_base64(value: str) -> bool:
         return False
     if len(raw) < 12:
         return False
-    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
-    return printable / len(raw) > 0.95
+    unreadable = len(raw.translate(None, _PRINTABLE))
+    return unreadable / len(raw) < 0.05

@@ -11,6 +11,7 @@ over spans RE2 found, so no pattern scans to the end of the text once per match.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 
 import re2
@@ -27,10 +28,11 @@ from redline.screen.detectors.credentials_recognizers._guards import (
 _PEM_BEGIN = re2.compile(r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re2.compile(r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----")
 _BASE64_CHAR = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+_NOT_BASE64 = {i: None for i in range(128) if chr(i) not in _BASE64_CHAR}  # the text is ASCII here
 _PEM_MIN_BODY = 40  # base64 characters: less is a header pasted as an example
 
 _URL_PASSWORD = re2.compile(
-    r"\b([A-Za-z][A-Za-z0-9+.-]{1,30})://[^\s:/?#@'\"<>\[\]]{0,128}:([^\s/?#@'\"<>]{1,256})@[A-Za-z0-9\[_-]"
+    r"\b([A-Za-z][A-Za-z0-9+.-]*)://[^\s:/?#@'\"<>\[\]]*:([^\s/?#@'\"<>]+)@[A-Za-z0-9\[_-]"
 )
 _AUTH_HEADER = re2.compile(
     r"(?i)\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
@@ -39,7 +41,8 @@ _AUTH_HEADER = re2.compile(
 _CURL_USER = re2.compile(r"(?:^|[ \t])(?:-u|--user)(?:=|[ \t]+)((?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'])+)")
 _K8S_KIND = re2.compile(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
 _K8S_DATA = re2.compile(r"(?m)^([ \t]*)(?:data|stringData):[ \t]*$")
-_K8S_ENTRY = re2.compile(r"(?m)^([ \t]+)([\w.-]+):[ \t]*(\S.*)?$")
+# one line at a time (stdlib `re` on a single line: `.*` at the end cannot backtrack)
+_K8S_ENTRY = re.compile(r"([ \t]+)([\w.-]+):[ \t]*(.*)")
 _K8S_BASE64 = re2.compile(r"[A-Za-z0-9+/]{10,}={0,3}")
 _DOC_BREAK = "\n---"
 _AWS_SECRET = re2.compile(r"(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)")
@@ -61,7 +64,7 @@ def private_keys(data: str) -> Iterator[Detection]:
         end = ends[j][1] if j < len(ends) and end_starts[j] < limit else None
         body_end = end if end is not None else min(limit, header_end + 20_000)
         body = data[header_end:body_end]
-        material = sum(1 for c in body if c in _BASE64_CHAR)
+        material = len(body.translate(_NOT_BASE64))
         if material < _PEM_MIN_BODY:
             continue
         if end is None:  # cut off: cover the header and the base64 lines that follow it
@@ -95,6 +98,8 @@ def auth_headers(data: str) -> Iterator[Detection]:
         scheme = (match.group(1) or "").lower()
         if len(value) < 8 or is_placeholder(value) or "..." in value or trailing_mask(data, end):
             continue
+        if not any(c.isdigit() or c in "+/=~@." for c in value):
+            continue  # a word: "Authorization: approved by finance"
         if scheme == "basic" and not all(c in _BASE64_CHAR for c in value):
             continue  # `Basic {base64(user:pass)}` describes the header, it is not one
         kind = f"{scheme.title()} credential" if scheme else "credential"
@@ -122,13 +127,23 @@ def curl_passwords(data: str) -> Iterator[Detection]:
 
 def kubernetes_secrets(data: str) -> Iterator[Detection]:
     """Values under `data:` / `stringData:` of a YAML document of `kind: Secret`."""
+    doc_end = 0
     for kind in _K8S_KIND.finditer(data):
-        doc_start = data.rfind(_DOC_BREAK, 0, kind.start())
-        doc_start = 0 if doc_start < 0 else doc_start + len(_DOC_BREAK)
+        if kind.start() < doc_end:
+            continue  # a second `kind:` line in a document already read
+        doc_start = data.rfind(_DOC_BREAK, doc_end, kind.start())
+        doc_start = doc_end if doc_start < 0 else doc_start + len(_DOC_BREAK)
         doc_end = data.find(_DOC_BREAK, kind.end())
         doc_end = len(data) if doc_end < 0 else doc_end
-        for block in _K8S_DATA.finditer(data, doc_start, doc_end):
-            yield from _k8s_block(data, block.end(), doc_end, len(block.group(1).expandtabs()))
+        doc = data[doc_start:doc_end]  # RE2 re-encodes the whole string it is given: slice
+        read_to = -1
+        for block in _K8S_DATA.finditer(doc):
+            if block.start() < read_to:
+                continue  # nested in a block already read
+            found: list[Detection] = []
+            read_to = _k8s_block(doc, block.end(), len(block.group(1).expandtabs()), found)
+            for d in found:
+                yield Detection(d.start + doc_start, d.end + doc_start, d.entity, d.explanation, d.score)
 
 
 def aws_secret_keys(data: str) -> Iterator[Detection]:
@@ -138,8 +153,9 @@ def aws_secret_keys(data: str) -> Iterator[Detection]:
         start, end = match.span(1)
         value = data[start:end]
         line_start = data.rfind("\n", 0, start) + 1
-        named = _AWS_CONTEXT.search(data, max(line_start, start - 60), start) is not None
-        paired = any(abs(k - start) <= 300 for k in key_ids)
+        named = _AWS_CONTEXT.search(data[max(line_start, start - 60) : start]) is not None
+        i = bisect.bisect_left(key_ids, start - 300)
+        paired = i < len(key_ids) and key_ids[i] <= start + 300
         if not (named or paired) or is_filler(value):
             continue
         if not (any(c.isupper() for c in value) and any(c.islower() for c in value)) or entropy(value) < 4.0:
@@ -156,27 +172,31 @@ def bundler_credentials(data: str) -> Iterator[Detection]:
             yield Detection(start, end, "GENERIC_SECRET", "gem-server credentials in a BUNDLE_<HOST> setting", 0.9)
 
 
-def _k8s_block(data: str, pos: int, stop: int, indent: int) -> Iterator[Detection]:
-    for entry in _K8S_ENTRY.finditer(data, pos, stop):
-        if data[pos:entry.start()].strip():
-            return  # something else came between: the block ended
-        if len(entry.group(1).expandtabs()) <= indent:
-            return
-        pos = entry.end()
-        start, end = entry.span(3) if entry.group(3) is not None else (entry.end(), entry.end())
-        value = data[start:end].strip()
-        if value[:1] in ("|", ">"):  # block scalar: the value is on the next line
-            nxt = data.find("\n", entry.end()) + 1
-            line_end = data.find("\n", nxt)
-            line_end = stop if line_end < 0 or line_end > stop else line_end
-            start, end, value = nxt, line_end, data[nxt:line_end].strip()
-            start = data.find(value, start, end) if value else start
-            pos = line_end
-        value = value.strip("\"'")
-        at = data.find(value, start, max(end, start)) if value else -1
-        if at < 0 or is_placeholder(value) or not _K8S_BASE64.fullmatch(value):
+def _k8s_block(doc: str, pos: int, indent: int, found: list[Detection]) -> int:
+    """Append the entries of the block whose header line ends at `pos`, one line at a
+    time; return where the block ends."""
+    nl = doc.find("\n", pos)
+    while nl >= 0:
+        start = nl + 1
+        end = doc.find("\n", start)
+        nl, end = (end, end) if end >= 0 else (-1, len(doc))
+        entry = _K8S_ENTRY.fullmatch(doc, start, end)
+        if entry is None or len(entry.group(1).expandtabs()) <= indent:
+            if doc[start:end].strip():
+                return start  # a line outside the block: it ended
             continue
-        yield Detection(at, at + len(value), "KUBERNETES_SECRET", f"data of a Kubernetes Secret ({entry.group(2)})", 0.9)
+        v_start, v_end = entry.span(3)
+        if doc[v_start:v_end].strip()[:1] in ("|", ">") and nl >= 0:  # block scalar: value on the next line
+            v_start = nl + 1
+            v_end = doc.find("\n", v_start)
+            nl, v_end = (v_end, v_end) if v_end >= 0 else (-1, len(doc))
+        raw = doc[v_start:v_end]
+        value = raw.strip().strip("\"'")
+        if not value or is_placeholder(value) or not _K8S_BASE64.fullmatch(value):
+            continue
+        at = v_start + raw.find(value)
+        found.append(Detection(at, at + len(value), "KUBERNETES_SECRET", f"data of a Kubernetes Secret ({entry.group(2)})", 0.9))
+    return len(doc)
 
 
 def _unquote(word: str) -> str:

@@ -1,8 +1,8 @@
 """Vendor key and token formats: a literal prefix, a fixed alphabet and length.
 
 The formats are modelled on the rules that gitleaks publishes (github.com/gitleaks/gitleaks,
-config/gitleaks.toml, MIT licence) and on the vendors' own token documentation; the
-patterns are written here for RE2 and for this table, not copied. Like gitleaks, a rule
+config/gitleaks.toml, MIT licence): their prefixes, alphabets, lengths and entropy floors,
+written here for RE2 and for this table, not copied. Like gitleaks, a rule
 carries `keywords` (literal strings every match contains, for the prefilter) and a
 minimum entropy of the part after the prefix, so `ghp_` followed by 36 `x` is a
 placeholder, not a token. A rule whose format ends in a fixed marker (Anthropic's `AA`,
@@ -42,6 +42,7 @@ class VendorRule:
     loose: bool = False  # a family format without fixed length: must also look random
     tail: frozenset[str] = _TOKEN_CHARS
     claims: bool = True  # with `prefix`: the keywords are the literal start of every match
+    score: float = 0.95  # on overlap the higher score wins: a family format loses to an exact one
 
 
 def _r(rule: str, entity: str, what: str, pattern: str, *keywords: str, **kw: object) -> VendorRule:
@@ -178,9 +179,9 @@ RULES: tuple[VendorRule, ...] = (
        r"\bsk-(?:(?:proj|svcacct|admin)-[\w-]{20,}T3BlbkFJ[\w-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
        "T3BlbkFJ", prefix=3, checked=True, claims=False),
     _r("anthropic-style-key", "ANTHROPIC_KEY", "Anthropic-style sk-ant- key", r"\bsk-ant-[a-z]+\d*-[\w-]{32,}",
-       "sk-ant-", prefix=8, loose=True),
+       "sk-ant-", prefix=8, loose=True, score=0.85),
     _r("sk-style-key", "OPENAI_KEY", "OpenAI-style sk- secret key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}",
-       "sk-", prefix=3, loose=True),
+       "sk-", prefix=3, loose=True, score=0.8),
     _r("perplexity-key", "SERVICE_TOKEN", "Perplexity API key", r"\bpplx-[A-Za-z0-9]{48}", "pplx-", prefix=5, min_entropy=4.0),
     _r("openshift-token", "SERVICE_TOKEN", "OpenShift user token", r"\bsha256~[\w-]{43}", "sha256~", prefix=7,
        min_entropy=3.5),
@@ -219,7 +220,7 @@ def find(index: int, data: str) -> Iterator[Detection]:
         token = data[start:end]
         why = _rejected(rule, token)
         if why is None:
-            yield Detection(start, end, rule.entity, f"{rule.what} ({rule.rule} format)", 0.95)
+            yield Detection(start, end, rule.entity, f"{rule.what} ({rule.rule} format)", rule.score)
 
 
 def _rejected(rule: VendorRule, token: str) -> str | None:

@@ -1,0 +1,102 @@
+"""`create_app(settings)`: the FastAPI app, with everything it serves built and checked first.
+
+Validate, then construct: tokens, policies and the database are checked here, so a
+misconfigured service fails at start with a message that names the fix, not on its
+first request. The policy watcher and the SIGHUP handler live for the app's lifespan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI
+
+from redline import __version__
+from redline.service import errors, routes, routes_review
+from redline.service.tokens import HOW_TO_SET, TokenRegistry
+from redline.service.limits import BodyLimit
+from redline.service.policies import PolicyRegistry
+from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
+from redline.service.state import Service
+from redline.store.decision_log import DecisionLog
+from redline.store.sql import AuditStore
+
+log = logging.getLogger("redline.service")
+
+DESCRIPTION = """\
+redline checks drafts and messages against a policy and records every decision.
+
+Authenticate with `Authorization: Bearer TOKEN`; a token has one role: `client`
+(checks; sees outcome and a generic reason), `expert` (everything, acts on the review
+queue) or `operator` (checks, policies, audit reading, metrics). Errors have the shape
+`{"error", "detail"}`, except 422, which lists the fields at fault under `detail`.
+"""
+
+
+def build_service(settings: Settings) -> Service:
+    if not settings.tokens:
+        raise ServiceConfigError(f"no bearer tokens are configured, so nobody could call the service: {HOW_TO_SET}")
+    policies = PolicyRegistry(settings.policies_dir)
+    policies.load(strict=settings.strict_start)
+    store = AuditStore(settings.db_url)
+    try:
+        store.migrate()
+    except Exception:
+        store.close()
+        raise
+    decisions = DecisionLog(settings.log_path, max_bytes=settings.log_max_bytes, backups=settings.log_backups)
+    return Service(settings, TokenRegistry(settings.tokens), policies, decisions, store)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The app for `settings`; raises ServiceConfigError, PolicyError or StoreError if it cannot serve."""
+    svc = build_service(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        svc.policies.start(settings.reload_interval_s)
+        loop = asyncio.get_running_loop()
+        hup = False
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGHUP, svc.policies.request_reload)
+            hup = True
+        log.info(
+            "redline %s serving %d policies from %s (pid %d)",
+            __version__, len(svc.policies.names()), settings.policies_dir, os.getpid(),
+        )
+        try:
+            yield
+        finally:
+            if hup:
+                loop.remove_signal_handler(signal.SIGHUP)
+            svc.close()
+
+    app = FastAPI(
+        title="redline",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.service = svc
+    errors.install(app)
+    app.include_router(routes.router)
+    app.include_router(routes_review.router)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(errors.Guard)  # added last: the outermost of ours
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The factory `uvicorn --workers N` calls in each worker: settings come as JSON in the env."""
+    raw = os.environ.get(SETTINGS_ENV)
+    if not raw:
+        raise ServiceConfigError(f"{SETTINGS_ENV} is not set; start the service with `redline serve`")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s: %(message)s")
+    return create_app(Settings.model_validate_json(raw))

@@ -1,0 +1,51 @@
+"""Prometheus metrics, in a registry per app (so several apps in one process do not clash).
+
+With `--workers N` each worker process counts its own requests; a scrape reaches one of
+them. Run one worker per container behind the load balancer when the counts must be exact.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.checks = Counter(
+            "redline_checks_total",
+            "Checks answered, by outcome and policy.",
+            ("outcome", "policy"),
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "redline_check_latency_seconds",
+            "Time to answer POST /v1/check: gate, decision log and audit write.",
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.log_failures = Counter(
+            "redline_decision_log_write_failures",
+            "Decision-log lines that could not be written (the checks still succeeded).",
+            registry=self.registry,
+        )
+        self.store_failures = Counter(
+            "redline_store_failures",
+            "Audit-store operations that failed (a check answered 503 instead of 200).",
+            registry=self.registry,
+        )
+        self.policies = Gauge(
+            "redline_policies_loaded", "Policies being served.", registry=self.registry
+        )
+        self.policy_errors = Gauge(
+            "redline_policy_files_with_errors",
+            "Policy files whose latest version did not load (the last good one is served).",
+            registry=self.registry,
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,180 @@
+"""The JSON shapes of the HTTP API, as pydantic models (they are the OpenAPI schema)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from redline.types import Outcome, RiskLevel
+
+QueueStatusName = Literal["pending", "approved", "edited", "rejected"]
+POLICY_NAME = r"^[a-z0-9-]{1,100}$"
+DECISION_ID = r"^[A-Za-z0-9_.:-]{1,64}$"
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(value: str | None) -> str | None:
+    """Text that every backend can store: no NUL, no lone surrogate (JSON allows both)."""
+    if value is not None and (found := _UNSTORABLE.search(value)):
+        what = "a NUL character" if found.group() == "\x00" else "a lone surrogate (invalid Unicode)"
+        raise ValueError(f"contains {what} at offset {found.start()}; remove it")
+    return value
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CheckRequest(_In):
+    text: str = Field(description="The draft or message to check (the body limit bounds its length).")
+    policy: str = Field(description="The name of a loaded policy (`GET /v1/policies`).", max_length=200)
+    context: dict[str, Any] | None = Field(
+        None, description="The conversation: {operator_uid, recipient, messages: [{role, sender_uid, text}]}."
+    )
+    confidence: float | None = Field(
+        None, ge=0, le=101, allow_inf_nan=False, description="The caller's confidence, 0 to 101."
+    )
+
+    @field_validator("text")
+    @classmethod
+    def _text_ok(cls, value: str) -> str:
+        return storable(value) or value
+
+
+class EditRequest(_In):
+    text: str = Field(min_length=1, description="The text to send in place of the draft.")
+
+    @field_validator("text")
+    @classmethod
+    def _text_ok(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("is blank; to stop the draft, reject it")
+        return storable(value) or value
+
+
+class RejectRequest(_In):
+    note: str | None = Field(None, max_length=10_000, description="Why the draft was rejected.")
+
+    @field_validator("note")
+    @classmethod
+    def _note_ok(cls, value: str | None) -> str | None:
+        return storable(value)
+
+
+class ClientDecision(BaseModel):
+    """What a client sees: the outcome and a generic reason, never findings or rules."""
+
+    id: str
+    outcome: Outcome
+    reason: Literal["ok", "held for review", "not allowed"]
+    risk_level: RiskLevel
+
+
+class FindingOut(BaseModel):
+    rule: str
+    severity: str
+    layer: str
+    start: int
+    end: int
+    text: str
+    status: str
+    cue: str | None
+    entity: str | None
+    explanation: str | None = None
+
+
+class PolicyRef(BaseModel):
+    name: str
+    hash: str
+
+
+class FullDecision(BaseModel):
+    """What an expert or operator sees: `Decision.to_dict()` (DESIGN.md section 9)."""
+
+    id: str
+    outcome: Outcome
+    reason: str
+    risk_level: RiskLevel
+    policy: PolicyRef
+    findings: list[FindingOut]
+    suppressed: list[FindingOut]
+    layers: dict[str, Any]
+    timings_ms: dict[str, float]
+    error: str | None
+    licensed_by_context: bool
+    context: dict[str, Any] | None
+
+
+class AuditRowOut(BaseModel):
+    id: str
+    created_at: datetime
+    policy_name: str
+    policy_hash: str
+    outcome: Outcome
+    reason: str
+    risk_level: RiskLevel
+    rules_fired: list[str]
+    suppressed: list[dict[str, Any]]
+    findings: list[dict[str, Any]]
+    timings_ms: dict[str, float]
+    total_ms: float
+    licensed_by_context: bool
+    context: dict[str, Any] | None
+    text_excerpt: str = Field(description="The first 200 characters, credentials and PII scrubbed.")
+    error: str | None
+
+
+class AuditPage(BaseModel):
+    items: list[AuditRowOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null: no more.")
+
+
+class QueueItemOut(BaseModel):
+    id: int
+    decision_id: str
+    created_at: datetime
+    status: QueueStatusName
+    draft_text: str
+    edited_text: str | None
+    expert: str | None
+    decided_at: datetime | None
+    note: str | None
+    final_text: str | None = Field(description="What may now be sent: the edit, the approved draft, or null.")
+
+
+class QueuePage(BaseModel):
+    items: list[QueueItemOut]
+    next_cursor: str | None
+
+
+class PolicyFile(BaseModel):
+    file: str = Field(description="The file's name in the policies directory.")
+    name: str | None = Field(description="The policy served from it; null if no version ever loaded.")
+    hash: str | None
+    loaded_at: datetime | None = Field(description="When the served version was loaded.")
+    last_error: str | None = Field(description="Why the newest version of the file is not served.")
+    last_error_at: datetime | None
+
+
+class PoliciesOut(BaseModel):
+    policies: list[PolicyFile]
+    reloads: int
+
+
+class LogHealth(BaseModel):
+    path: str
+    write_failures: int
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok", "degraded", "unavailable"] = Field(
+        description="ok; degraded: serving, but decision-log writes fail or a policy file has an error; "
+        "unavailable (503): the database does not answer or no policy is loaded."
+    )
+    db: Literal["ok", "down"]
+    policies: int
+    policy_errors: int
+    decision_log: LogHealth

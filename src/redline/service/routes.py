@@ -1,0 +1,171 @@
+"""`POST /v1/check`, `GET /v1/policies`, `GET /healthz` and `GET /metrics`.
+
+Routes that block (the gate, the database) are plain `def`: FastAPI runs them in its
+threadpool, so the event loop keeps accepting requests. The auth dependencies are
+`async def`: a hash and a comparison are not worth a trip to the threadpool.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from time import perf_counter
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials
+
+from redline.service.auth import bearer, require
+from redline.service.tokens import Principal
+from redline.service.errors import ApiError, responses
+from redline.service.metrics import CONTENT_TYPE
+from redline.service.models import (
+    CheckRequest,
+    ClientDecision,
+    FullDecision,
+    HealthOut,
+    LogHealth,
+    PoliciesOut,
+    PolicyFile,
+)
+from redline.service.settings import Role
+from redline.service.state import service
+from redline.types import Decision, Outcome
+
+router = APIRouter()
+
+_GENERIC_REASON = {
+    Outcome.EXECUTE: "ok",
+    Outcome.ASK: "held for review",
+    Outcome.DEFER: "held for review",
+    Outcome.ESCALATE: "held for review",
+    Outcome.REFUSE: "not allowed",
+}
+_operator = require(Role.OPERATOR)
+
+
+def client_view(decision: Decision) -> ClientDecision:
+    return ClientDecision(
+        id=decision.id,
+        outcome=decision.outcome,
+        reason=_GENERIC_REASON[decision.outcome],  # type: ignore[arg-type]
+        risk_level=decision.risk_level,
+    )
+
+
+@router.post(
+    "/v1/check",
+    response_model=FullDecision | ClientDecision,
+    summary="Check a text against a policy",
+    description="The decision is recorded (decision-log line and audit row, plus a queue item "
+    "when held) before it is returned. A client token gets `{id, outcome, reason, risk_level}` "
+    "with a generic reason; expert and operator tokens get the full decision.",
+    responses=responses(401, 403, 404, 413, 503),
+    tags=["check"],
+)
+def check(
+    body: CheckRequest,
+    request: Request,
+    principal: Principal = Depends(require(Role.CLIENT, Role.EXPERT, Role.OPERATOR)),
+) -> FullDecision | ClientDecision:
+    svc = service(request)
+    started = perf_counter()
+    gate = svc.policies.get(body.policy)
+    if gate is None:
+        known = svc.policies.names()
+        raise ApiError(
+            404,
+            "unknown_policy",
+            f"no policy named {body.policy[:100]!r}; the loaded policies are: {', '.join(known) or 'none'}",
+            known_policies=known,
+        )
+    decision = gate.check(body.text, context=body.context, confidence=body.confidence)
+    svc.record(decision, body.text)
+    svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
+    svc.metrics.latency.observe(perf_counter() - started)
+    if principal.role is Role.CLIENT:
+        return client_view(decision)
+    return FullDecision.model_validate(decision.to_dict())
+
+
+def _when(stamp: float | None) -> datetime | None:
+    return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc)
+
+
+@router.get(
+    "/v1/policies",
+    response_model=PoliciesOut,
+    summary="The policy files, what each serves, and why a newer version was refused",
+    responses=responses(401, 403, 503),
+    tags=["policies"],
+)
+async def policies(
+    request: Request, principal: Principal = Depends(require(Role.OPERATOR, Role.EXPERT))
+) -> PoliciesOut:
+    registry = service(request).policies
+    files = [
+        PolicyFile(
+            file=f.path.name,
+            name=f.name,
+            hash=f.gate.policy_hash if f.gate else None,
+            loaded_at=_when(f.loaded_at),
+            last_error=f.last_error,
+            last_error_at=_when(f.last_error_at),
+        )
+        for f in registry.files()
+    ]
+    return PoliciesOut(policies=files, reloads=registry.reloads)
+
+
+@router.get(
+    "/healthz",
+    response_model=HealthOut,
+    summary="Liveness and readiness: database, policies, decision log (no token needed)",
+    responses={503: {"model": HealthOut, "description": "The database does not answer, or no policy is loaded."}},
+    tags=["operations"],
+)
+def healthz(request: Request, response: Response) -> HealthOut:
+    svc = service(request)
+    db_ok = svc.store.ping()
+    files = svc.policies.files()
+    loaded = len(svc.policies.names())
+    errors = sum(1 for f in files if f.last_error)
+    failures = svc.decisions.failures
+    if not db_ok or loaded == 0:
+        status = "unavailable"
+        response.status_code = 503
+    elif failures or errors:
+        status = "degraded"
+    else:
+        status = "ok"
+    svc.metrics.policies.set(loaded)
+    svc.metrics.policy_errors.set(errors)
+    return HealthOut(
+        status=status,  # type: ignore[arg-type]
+        db="ok" if db_ok else "down",
+        policies=loaded,
+        policy_errors=errors,
+        decision_log=LogHealth(path=svc.decisions.path, write_failures=failures),
+    )
+
+
+async def _metrics_access(
+    request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)
+) -> None:
+    if not service(request).settings.open_metrics:
+        await _operator(request, credentials)
+
+
+@router.get(
+    "/metrics",
+    summary="Prometheus metrics (operator token, or open with --open-metrics)",
+    response_class=Response,
+    responses={
+        200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}},
+        **responses(401, 403),
+    },
+    tags=["operations"],
+)
+async def metrics(request: Request, _: None = Depends(_metrics_access)) -> Response:
+    svc = service(request)
+    svc.metrics.policies.set(len(svc.policies.names()))
+    svc.metrics.policy_errors.set(sum(1 for f in svc.policies.files() if f.last_error))
+    return Response(svc.metrics.render(), media_type=CONTENT_TYPE)

@@ -1,0 +1,81 @@
+"""What one running app holds: settings, tokens, policies, the decision log, the audit store.
+
+`Service.record` is the step that makes a 200 trustworthy: the decision-log line and the
+audit row (with its queue item when held) are written before the response exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from fastapi import Request
+
+from redline.service.tokens import TokenRegistry
+from redline.service.errors import ApiError
+from redline.service.metrics import Metrics
+from redline.service.policies import PolicyRegistry
+from redline.service.settings import Settings
+from redline.store.decision_log import DecisionLog
+from redline.store.errors import StoreError, StoreUnavailable
+from redline.store.scrub import scrub
+from redline.store.sql import AuditStore
+from redline.types import Decision, Outcome
+
+log = logging.getLogger("redline.service")
+EXCERPT_CHARS = 200
+HELD = frozenset({Outcome.ESCALATE, Outcome.DEFER, Outcome.ASK})
+_LOG_FAILURE_EVERY = 100  # log the first decision-log failure, then every 100th
+
+
+@dataclass
+class Service:
+    settings: Settings
+    tokens: TokenRegistry
+    policies: PolicyRegistry
+    decisions: DecisionLog
+    store: AuditStore
+    metrics: Metrics = field(default_factory=Metrics)
+    _writes: contextlib.AbstractContextManager[object] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # SQLite has one writer at a time, and a connection that finds the lock taken
+        # sleeps in growing steps (up to 100 ms) before it tries again: threads of one
+        # process queue far better on a lock of ours. PostgreSQL needs no such thing.
+        self._writes = threading.Lock() if self.store.backend == "sqlite" else contextlib.nullcontext()
+
+    def record(self, decision: Decision, text: str) -> None:
+        """The log line, then the audit row; raises a 503 ApiError when the row is not stored."""
+        if not self.decisions.write(decision, text):
+            self.metrics.log_failures.inc()
+            failures = self.decisions.failures
+            if failures % _LOG_FAILURE_EVERY == 1:
+                log.error("decision log write failed (%d so far): %s", failures, self.decisions.last_error)
+        excerpt = scrub(text).text[:EXCERPT_CHARS]  # scrubbed whole, then cut: no half secret
+        try:
+            with self._writes:
+                self.store.record(decision, text=text, text_excerpt=excerpt, held=decision.outcome in HELD)
+        except Exception as exc:  # StoreUnavailable, StoreError, or a driver error that slipped by
+            self.metrics.store_failures.inc()
+            log.error("audit write failed for decision %s: %s", decision.id, exc)
+            unavailable = isinstance(exc, StoreUnavailable) or not isinstance(exc, StoreError)
+            raise ApiError(
+                503,
+                "store_unavailable" if unavailable else "store_error",
+                "the decision could not be recorded in the audit store, so it is not given; "
+                "retry the check",
+                id=decision.id,
+                headers={"Retry-After": "1"},
+            ) from exc
+
+    def close(self) -> None:
+        self.policies.stop()
+        self.decisions.close()
+        self.store.close()
+
+
+def service(request: Request) -> Service:
+    svc: Service = request.app.state.service
+    return svc

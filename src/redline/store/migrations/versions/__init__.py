@@ -1,0 +1,1 @@
+"""Audit-store revisions, oldest first: one file per schema change, never edited once released."""

@@ -1,0 +1,120 @@
+"""The audit store's tables, as SQLAlchemy 2.0 typed ORM classes.
+
+Nothing outside `store/` sees these classes: `store/sql.py` turns rows into frozen
+dataclasses. A change here needs a new migration in `store/migrations/versions/`;
+`tests/integration/test_audit_store.py` fails when the two drift apart.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+QUEUE_STATUSES = ("pending", "approved", "edited", "rejected")
+EXCERPT_CHARS = 200
+
+# Named constraints, so that later migrations (batch mode on SQLite) can refer to them.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in, aware UTC datetimes out, on both backends.
+
+    SQLite has no time zones: it stores naive UTC text, which then sorts in time order.
+    A naive value passed in is taken to be UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON(), list[Any]: JSON()}
+
+
+class DecisionRecord(Base):
+    """One audit row per decision the gate made."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (
+        Index("ix_decisions_created_at_id", "created_at", "id"),
+        Index("ix_decisions_policy_name", "policy_name"),
+        Index("ix_decisions_outcome", "outcome"),
+    )
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime]
+    policy_name: Mapped[str] = mapped_column(String(200))
+    policy_hash: Mapped[str] = mapped_column(String(128))
+    outcome: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text)
+    risk_level: Mapped[str] = mapped_column(String(16))
+    rules_fired: Mapped[list[Any]]
+    suppressed: Mapped[list[Any]]  # [{rule, status, cue}]
+    findings: Mapped[list[Any]]  # Finding.to_dict() each, detector spans masked
+    timings_ms: Mapped[dict[str, Any]]
+    total_ms: Mapped[float] = mapped_column(Float)
+    licensed_by_context: Mapped[bool] = mapped_column(Boolean)
+    context: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # no bodies
+    text_excerpt: Mapped[str] = mapped_column(String(EXCERPT_CHARS))  # scrubbed by the caller
+    error: Mapped[str | None] = mapped_column(Text)
+
+
+class QueueItemRecord(Base):
+    """A held draft waiting for (or decided by) an Expert."""
+
+    __tablename__ = "queue_items"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN (" + ", ".join(f"'{s}'" for s in QUEUE_STATUSES) + ")", name="status"
+        ),
+        Index("ix_queue_items_status_created_at", "status", "created_at", "id"),
+        {"sqlite_autoincrement": True},  # never reuse an id an Expert may have bookmarked
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    decision_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("decisions.id", ondelete="CASCADE"), unique=True
+    )
+    created_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16))
+    draft_text: Mapped[str] = mapped_column(Text)  # in full: the Expert must read it
+    edited_text: Mapped[str | None] = mapped_column(Text)
+    expert: Mapped[str | None] = mapped_column(String(200))
+    decided_at: Mapped[datetime | None]
+    note: Mapped[str | None] = mapped_column(Text)
