@@ -92,6 +92,12 @@ PROSE_THAT_NAMES_CREDENTIALS = [
     "Credentials are managed in Vault; ask the platform team for access.",
     "The key is to restart the router first, then the modem.",
     "const apiKey = process.env.OPENAI_API_KEY;",
+    "Authorization: approved by finance on 2024-05-01.",
+    "password_last_changed: 2024-03-01T10:00:00Z",
+    "Token usage: 12,345 tokens this month",
+    "Primary key: customer_id",
+    "Auth method: SAML (Okta)",
+    "Our Stripe publishable key is pk_" + "live_" + "51H8xQ2eZvKYlo2C9aT4bQxJq7RmN3pL0wVfYtUe8sGdHkA.",
 ]
 
 PLACEHOLDERS = [

@@ -92,7 +92,8 @@ _IDENTIFIES = frozenset(
     max rule rules regex pattern placeholder index idx column table store storetype vault provider manager class
     style prompt message msg text title description desc help error errors link template method algorithm alg
     scheme scope scopes audience issuer usage location region bucket mask button input form view page icon chars
-    selector pressed pair signature signatures source meshing""".split()
+    selector pressed pair signature signatures source meshing at date time timestamp changed updated created
+    since until age""".split()
 )
 # the value is not secret by design, whatever the rest of the name says
 _PUBLIC = frozenset("public pub publishable csrf xsrf authenticity fingerprint nonce salt iv example sample".split())
@@ -101,6 +102,7 @@ _KEY_QUALIFIERS = frozenset(
     "bucket foreign primary schema sequence sort partition cache hot idx natural composite unique row map dict "
     "lookup object react hash group cluster routing shard".split()
 )
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
 _DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.[A-Za-z]{2,6}|[A-Za-z0-9-]+\.(?:com|net|org|io|local)")
 
 
@@ -187,8 +189,8 @@ def _value_problem(value: str, kind: str, quoted: bool) -> str | None:
         return "placeholder or prose"
     if "://" in value or value.startswith(("/", "./", "~/", "../")) or _DOMAIN.fullmatch(value):
         return "a URL, path or host name"
-    if looks_like_version(value) or has_letter_run(value):
-        return "a version or an example value"
+    if looks_like_version(value) or has_letter_run(value) or _DATE.match(value):
+        return "a version, a date or an example value"
     if not any(c.isdigit() for c in value) and not _symbols(value):
         upper = sum(c.isupper() for c in value)
         lower = sum(c.islower() for c in value)
