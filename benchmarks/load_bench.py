@@ -33,7 +33,7 @@ from redline.service.testing import LiveServer
 from redline.store.decision_log import read_events
 from redline.store.sql import AuditStore
 
-SYLLABLES = ["ka", "zor", "vem", "tul", "pri", "nax", "lod", "qui", "bes", "mur", "fyn", "gal", "dro", "wix", "hep", "sun"]
+SYLLABLES = "ka zor vem tul pri nax lod qui bes mur fyn gal dro wix hep sun".split()
 FILLER = (
     "thanks for reaching out about your account we have looked at the order history and the "
     "shipping details and the team will follow up with an update as soon as possible please "
@@ -90,8 +90,10 @@ class Tally:
             self.latencies.append(latency)
 
 
-def _worker(url: str, token: str, texts: list[str], start: float, end: float, budget: list[int],
-            lock: threading.Lock, tally: Tally, interval: float, offset: float, measure_from: float) -> None:  # fmt: skip
+def _worker(
+    url: str, token: str, texts: list[str], start: float, end: float, budget: list[int],
+    lock: threading.Lock, tally: Tally, interval: float, offset: float, measure_from: float,
+) -> None:  # fmt: skip
     headers = {"Authorization": f"Bearer {token}"}
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
     with httpx.Client(base_url=url, headers=headers, timeout=10, limits=limits) as http:
@@ -141,7 +143,8 @@ def server_cpu(server: LiveServer) -> float | None:
     assert server.process is not None
     pids = [server.process.pid]
     try:
-        pids += [int(p) for p in Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()]
+        children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children")
+        pids += [int(p) for p in children.read_text().split()]
     except OSError:
         pass
     found = [cpu_seconds(p) for p in pids]
@@ -179,8 +182,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             threads = [
                 threading.Thread(
                     target=_worker,
-                    args=(server.url, server.tokens["client"], texts[i::args.threads] or texts, start, end,
-                          budget, lock, tally, interval, interval * i / args.threads, measure_from),  # fmt: skip
+                    args=(
+                        server.url,
+                        server.tokens["client"],
+                        texts[i :: args.threads] or texts,
+                        start,
+                        end,
+                        budget,
+                        lock,
+                        tally,
+                        interval,
+                        interval * i / args.threads,
+                        measure_from,
+                    ),  # fmt: skip
                 )
                 for i in range(args.threads)
             ]

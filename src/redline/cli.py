@@ -16,6 +16,7 @@ from rich.text import Text
 from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
+from redline.service.serve_cli import serve
 from redline.store.log_cli import log_app
 from redline.types import Decision, Outcome
 
@@ -29,6 +30,7 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 app.add_typer(log_app, name="log")
+app.command()(serve)
 
 _OUTCOME_STYLE = {
     Outcome.EXECUTE: "bold green",

@@ -18,7 +18,7 @@ from pathlib import Path
 from redline.service.testing import LiveServer
 
 ROOT = Path(__file__).parent.parent.parent
-HOOKS = '''
+HOOKS = """
 import os
 import schemathesis
 
@@ -29,7 +29,7 @@ def before_call(context, case, kwargs):
             case.body["policy"] = "example-support"
     if case.path == "/metrics":
         case.headers = {**(case.headers or {}), "Authorization": "Bearer " + os.environ["REDLINE_OPERATOR_TOKEN"]}
-'''
+"""
 
 
 def test_no_input_gets_a_server_error_and_every_reply_matches_the_schema(db_url: str, tmp_path: Path) -> None:

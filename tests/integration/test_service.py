@@ -10,7 +10,7 @@ import signal
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -157,9 +157,7 @@ def test_healthz_needs_no_token_and_says_ok(server: LiveServer, http: httpx.Clie
 
 
 @pytest.mark.parametrize(("method", "path"), PROTECTED)
-def test_a_request_without_a_token_gets_401_and_a_bearer_challenge(
-    http: httpx.Client, method: str, path: str
-) -> None:
+def test_a_request_without_a_token_gets_401_and_a_bearer_challenge(http: httpx.Client, method: str, path: str) -> None:
     reply = http.request(method, path, json=_body_for(path))
     assert reply.status_code == 401
     assert reply.headers["www-authenticate"].startswith("Bearer")
@@ -168,7 +166,8 @@ def test_a_request_without_a_token_gets_401_and_a_bearer_challenge(
 
 @pytest.mark.parametrize(("method", "path"), PROTECTED)
 def test_an_unknown_token_gets_401(http: httpx.Client, method: str, path: str) -> None:
-    reply = http.request(method, path, json=_body_for(path), headers={"Authorization": "Bearer not-a-real-token-at-all"})
+    unknown = {"Authorization": "Bearer not-a-real-token-at-all"}
+    reply = http.request(method, path, json=_body_for(path), headers=unknown)
     assert reply.status_code == 401
     assert 'error="invalid_token"' in reply.headers["www-authenticate"]
 
@@ -249,8 +248,9 @@ def test_a_held_draft_is_queued_and_an_expert_decides_it_once(server: LiveServer
     assert rejected.json()["status"] == "rejected" and rejected.json()["note"] == "promises a refund"
     assert rejected.json()["final_text"] is None
 
-    for item, action in zip(items, ("reject", "approve", "edit")):
-        again = http.post(f"/v1/queue/{item['id']}/{action}", headers=expert, json={"text": "x"} if action == "edit" else None)
+    for item, action in zip(items, ("reject", "approve", "edit"), strict=True):
+        body = {"text": "x"} if action == "edit" else None
+        again = http.post(f"/v1/queue/{item['id']}/{action}", headers=expert, json=body)
         assert again.status_code == 409, again.text
         assert again.json()["error"] == "conflict"
     assert http.get(f"/v1/queue/{items[0]['id']}", headers=expert).json()["status"] == "approved"
@@ -285,11 +285,13 @@ def _all_pages(http: httpx.Client, path: str, headers: dict[str, str], params: d
             return items
 
 
-def test_audit_filters_by_outcome_policy_and_time_and_pages_without_gaps(server: LiveServer, http: httpx.Client) -> None:
+def test_audit_filters_by_outcome_policy_and_time_and_pages_without_gaps(
+    server: LiveServer, http: httpx.Client
+) -> None:
     expert = server.auth("expert")
-    since = (datetime.now(timezone.utc) - timedelta(seconds=1)).isoformat()
+    since = (datetime.now(UTC) - timedelta(seconds=1)).isoformat()
     made = [check(http, server, text, confidence=95).json() for text in [HELD_TEXT, CLEAN_TEXT] * 4]
-    until = (datetime.now(timezone.utc) + timedelta(seconds=1)).isoformat()
+    until = (datetime.now(UTC) + timedelta(seconds=1)).isoformat()
     window = {"since": since, "until": until}
     paged = _all_pages(http, "/v1/audit", expert, {**window, "limit": 3})
     ids = [row["id"] for row in paged]
@@ -304,7 +306,7 @@ def test_audit_filters_by_outcome_policy_and_time_and_pages_without_gaps(server:
     assert http.get("/v1/audit", headers=expert, params={**window, "policy": "no-such-policy"}).json()["items"] == []
     mine = http.get("/v1/audit", headers=expert, params={**window, "policy": POLICY, "limit": 500}).json()["items"]
     assert {d["id"] for d in made} <= {r["id"] for r in mine}
-    future = (datetime.now(timezone.utc) + timedelta(days=1)).isoformat()
+    future = (datetime.now(UTC) + timedelta(days=1)).isoformat()
     assert http.get("/v1/audit", headers=expert, params={"since": future}).json()["items"] == []
 
 
@@ -349,7 +351,9 @@ def test_a_chunked_body_under_the_limit_is_checked(server: LiveServer, http: htt
     def chunks() -> Iterator[bytes]:
         yield json.dumps({"policy": POLICY, "text": HELD_TEXT}).encode()
 
-    reply = http.post("/v1/check", headers={**server.auth("client"), "Content-Type": "application/json"}, content=chunks())
+    reply = http.post(
+        "/v1/check", headers={**server.auth("client"), "Content-Type": "application/json"}, content=chunks()
+    )
     assert reply.status_code == 200
     assert reply.json()["outcome"] == "escalate"
 
@@ -378,7 +382,7 @@ def test_a_malformed_check_is_422_naming_the_field(
 
 def test_malformed_json_is_422(server: LiveServer, http: httpx.Client) -> None:
     headers = {**server.auth("client"), "Content-Type": "application/json"}
-    for raw in [b'{"policy": "example-support", "text": ', b"\xff\xfe", b"[1, 2", b"\"\\ud800\""]:
+    for raw in [b'{"policy": "example-support", "text": ', b"\xff\xfe", b"[1, 2", b'"\\ud800"']:
         reply = http.post("/v1/check", headers=headers, content=raw)
         assert reply.status_code in (400, 422), reply.text
         assert reply.headers["content-type"].startswith("application/json")
@@ -468,10 +472,9 @@ def test_the_server_refuses_to_start_without_tokens(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    result = subprocess.run(
-        [sys.executable, "-m", "redline.service", "--policies", str(EXAMPLE.parent), "--db", f"sqlite:///{tmp_path / 'r.db'}"],
-        capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    command = [sys.executable, "-m", "redline.service", "--policies", str(EXAMPLE.parent)]
+    command += ["--db", f"sqlite:///{tmp_path / 'r.db'}"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
     assert result.returncode == 2
     assert "REDLINE_TOKENS" in result.stderr and "--demo" in result.stderr
 
@@ -495,9 +498,13 @@ def test_metrics_count_checks_by_outcome(server: LiveServer, http: httpx.Client)
     after = http.get("/metrics", headers=operator)
     assert after.status_code == 200 and after.headers["content-type"].startswith("text/plain")
     labels = {"outcome": "escalate", "policy": POLICY}
-    assert _sample(after.text, "redline_checks_total", **labels) - _sample(before, "redline_checks_total", **labels) == 3
+    assert (
+        _sample(after.text, "redline_checks_total", **labels) - _sample(before, "redline_checks_total", **labels) == 3
+    )
     refused = {"outcome": "refuse", "policy": POLICY}
-    assert _sample(after.text, "redline_checks_total", **refused) - _sample(before, "redline_checks_total", **refused) == 1
+    assert (
+        _sample(after.text, "redline_checks_total", **refused) - _sample(before, "redline_checks_total", **refused) == 1
+    )
     assert _sample(after.text, "redline_check_latency_seconds_count") >= 4
     assert "redline_decision_log_write_failures_total 0.0" in after.text
     assert "redline_store_failures_total" in after.text
@@ -574,8 +581,9 @@ class _database_down:
 def test_openapi_documents_every_route_and_its_errors(http: httpx.Client) -> None:
     spec = http.get("/openapi.json").json()
     paths = spec["paths"]
-    assert {"/v1/check", "/v1/audit", "/v1/audit/{decision_id}", "/v1/queue", "/v1/queue/{item_id}/approve",
-            "/v1/queue/{item_id}/edit", "/v1/queue/{item_id}/reject", "/v1/policies", "/healthz", "/metrics"} <= set(paths)  # fmt: skip
+    routes = ["/v1/check", "/v1/audit", "/v1/audit/{decision_id}", "/v1/queue", "/v1/queue/{item_id}", "/v1/policies"]
+    routes += [f"/v1/queue/{{item_id}}/{action}" for action in ("approve", "edit", "reject")] + ["/healthz", "/metrics"]
+    assert set(routes) <= set(paths)
     check_op = paths["/v1/check"]["post"]
     assert {"200", "401", "403", "404", "413", "422", "503"} <= set(check_op["responses"])
     assert {"409"} <= set(paths["/v1/queue/{item_id}/approve"]["post"]["responses"])

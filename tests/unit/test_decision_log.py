@@ -483,3 +483,23 @@ def test_log_commands_on_a_missing_file_exit_2_with_a_clear_error(tmp_path: Path
     result = runner.invoke(cli, args)
     assert result.exit_code == 2
     assert "no decision log at" in result.output
+
+
+def test_a_torn_last_line_from_a_crash_does_not_swallow_the_next_event(tmp_path) -> None:  # noqa: ANN001
+    from redline import Gate, parse_policy
+    from redline.store.decision_log import DecisionLog, read_events
+
+    path = tmp_path / "redline.decisions.jsonl"
+    gate = Gate(parse_policy("version: 1\nname: torn\n"))
+    first = DecisionLog(str(path))
+    first.write(gate.check("one"), "one")
+    first.close()
+    with open(path, "ab") as handle:  # a crash in the middle of a line
+        handle.write(b'{"schema_version": "redline.decision/v1", "id": "half')
+    after = DecisionLog(str(path))
+    decision = gate.check("two")
+    assert after.write(decision, "two")
+    after.close()
+    result = read_events(str(path))
+    assert decision.id in [event["id"] for event in result.events]
+    assert result.torn == 0 and len(result.bad) == 1  # the fragment is one bad line, alone

@@ -13,7 +13,11 @@ def test_every_data_file_is_declared_as_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     globs = config["tool"]["setuptools"]["package-data"]["redline"]
     package = ROOT / "src" / "redline"
-    data_files = [p.relative_to(package).as_posix() for p in package.rglob("data/*") if p.is_file()]
+    data_files = [
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*")
+        if p.is_file() and p.suffix not in {".py", ".pyc"} and "__pycache__" not in p.parts
+    ]
     assert data_files, "the package reads trigger and word lists from data/ folders"
     missing = [f for f in data_files if not any(fnmatch.fnmatch(f, g) for g in globs)]
     assert missing == []

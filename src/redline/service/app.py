@@ -18,11 +18,11 @@ from fastapi import FastAPI
 
 from redline import __version__
 from redline.service import errors, routes, routes_review
-from redline.service.tokens import HOW_TO_SET, TokenRegistry
 from redline.service.limits import BodyLimit
 from redline.service.policies import PolicyRegistry
 from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
 from redline.service.state import Service
+from redline.service.tokens import HOW_TO_SET, TokenRegistry
 from redline.store.decision_log import DecisionLog
 from redline.store.sql import AuditStore
 
@@ -67,7 +67,10 @@ def create_app(settings: Settings) -> FastAPI:
             hup = True
         log.info(
             "redline %s serving %d policies from %s (pid %d)",
-            __version__, len(svc.policies.names()), settings.policies_dir, os.getpid(),
+            __version__,
+            len(svc.policies.names()),
+            settings.policies_dir,
+            os.getpid(),
         )
         try:
             yield

@@ -37,13 +37,11 @@ def require(*roles: Role) -> Callable[..., Awaitable[Principal]]:
     ) -> Principal:
         if credentials is None:
             raise _unauthorized("a bearer token is required: Authorization: Bearer TOKEN")
-        principal = request.app.state.service.tokens.identify(credentials.credentials)
+        principal: Principal | None = request.app.state.service.tokens.identify(credentials.credentials)
         if principal is None:
             raise _unauthorized("the bearer token is not valid", "invalid_token")
         if principal.role not in allowed:
-            raise ApiError(
-                403, "forbidden", f"the {principal.role.value} role may not do this; it needs: {names}"
-            )
+            raise ApiError(403, "forbidden", f"the {principal.role.value} role may not do this; it needs: {names}")
         return principal
 
     dependency.__name__ = f"require_{'_'.join(sorted(r.value for r in allowed))}"

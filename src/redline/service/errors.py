@@ -24,8 +24,8 @@ log = logging.getLogger("redline.service")
 class ErrorBody(BaseModel):
     error: str = Field(description="a stable code: unauthorized, forbidden, not_found, conflict, ...")
     detail: str = Field(description="what went wrong and what to do, in words")
-    id: str | None = Field(None, description="the decision or incident id, where there is one")
-    known_policies: list[str] | None = Field(None, description="for an unknown policy: the loaded ones")
+    id: str | None = Field(default=None, description="the decision or incident id, where there is one")
+    known_policies: list[str] | None = Field(default=None, description="for an unknown policy: the loaded ones")
 
 
 class ApiError(Exception):
@@ -73,7 +73,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 413: "too_large"}
     error = codes.get(exc.status_code, "http_error")
-    return _json(exc.status_code, ErrorBody(error=error, detail=str(exc.detail)), exc.headers)
+    headers = dict(exc.headers) if exc.headers else None
+    return _json(exc.status_code, ErrorBody(error=error, detail=str(exc.detail)), headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:

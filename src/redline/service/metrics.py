@@ -6,7 +6,13 @@ them. Run one worker per container behind the load balancer when the counts must
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -38,9 +44,7 @@ class Metrics:
             "Audit-store operations that failed (a check answered 503 instead of 200).",
             registry=self.registry,
         )
-        self.policies = Gauge(
-            "redline_policies_loaded", "Policies being served.", registry=self.registry
-        )
+        self.policies = Gauge("redline_policies_loaded", "Policies being served.", registry=self.registry)
         self.policy_errors = Gauge(
             "redline_policy_files_with_errors",
             "Policy files whose latest version did not load (the last good one is served).",

@@ -32,10 +32,10 @@ class CheckRequest(_In):
     text: str = Field(description="The draft or message to check (the body limit bounds its length).")
     policy: str = Field(description="The name of a loaded policy (`GET /v1/policies`).", max_length=200)
     context: dict[str, Any] | None = Field(
-        None, description="The conversation: {operator_uid, recipient, messages: [{role, sender_uid, text}]}."
+        default=None, description="The conversation: {operator_uid, recipient, messages: [{role, sender_uid, text}]}."
     )
     confidence: float | None = Field(
-        None, ge=0, le=101, allow_inf_nan=False, description="The caller's confidence, 0 to 101."
+        default=None, ge=0, le=101, allow_inf_nan=False, description="The caller's confidence, 0 to 101."
     )
 
     @field_validator("text")
@@ -56,7 +56,7 @@ class EditRequest(_In):
 
 
 class RejectRequest(_In):
-    note: str | None = Field(None, max_length=10_000, description="Why the draft was rejected.")
+    note: str | None = Field(default=None, max_length=10_000, description="Why the draft was rejected.")
 
     @field_validator("note")
     @classmethod

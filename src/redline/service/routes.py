@@ -7,14 +7,13 @@ threadpool, so the event loop keeps accepting requests. The auth dependencies ar
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from time import perf_counter
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials
 
 from redline.service.auth import bearer, require
-from redline.service.tokens import Principal
 from redline.service.errors import ApiError, responses
 from redline.service.metrics import CONTENT_TYPE
 from redline.service.models import (
@@ -28,6 +27,7 @@ from redline.service.models import (
 )
 from redline.service.settings import Role
 from redline.service.state import service
+from redline.service.tokens import Principal
 from redline.types import Decision, Outcome
 
 router = APIRouter()
@@ -87,7 +87,7 @@ def check(
 
 
 def _when(stamp: float | None) -> datetime | None:
-    return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc)
+    return None if stamp is None else datetime.fromtimestamp(stamp, UTC)
 
 
 @router.get(
@@ -147,9 +147,7 @@ def healthz(request: Request, response: Response) -> HealthOut:
     )
 
 
-async def _metrics_access(
-    request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)
-) -> None:
+async def _metrics_access(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
     if not service(request).settings.open_metrics:
         await _operator(request, credentials)
 

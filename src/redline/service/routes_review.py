@@ -10,14 +10,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Literal
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 
 from redline.service.auth import require
-from redline.service.tokens import Principal
 from redline.service.errors import ApiError, responses
 from redline.service.models import (
     DECISION_ID,
@@ -32,6 +31,7 @@ from redline.service.models import (
 )
 from redline.service.settings import Role
 from redline.service.state import Service, service
+from redline.service.tokens import Principal
 from redline.store.errors import ConflictError, InvalidCursor, NotFoundError, StoreError
 from redline.store.sql import AuditRow, QueueItem
 from redline.types import Outcome
@@ -68,7 +68,7 @@ def _utc(value: datetime | None, name: str) -> datetime | None:
     if value is None:
         return None
     try:
-        return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
     except (OverflowError, ValueError) as exc:
         raise _invalid(("query", name), f"{value.isoformat()} is out of range") from exc
 
@@ -154,9 +154,7 @@ def queue_list(
     responses=responses(401, 403, 404, 503),
     tags=["queue"],
 )
-def queue_get(
-    request: Request, item_id: int = _ITEM_ID, principal: Principal = Depends(_experts)
-) -> QueueItemOut:
+def queue_get(request: Request, item_id: int = _ITEM_ID, principal: Principal = Depends(_experts)) -> QueueItemOut:
     svc = service(request)
     with _store(svc):
         return _item(svc.store.get_item(item_id))
@@ -169,9 +167,7 @@ def queue_get(
     responses=_ACTIONS,
     tags=["queue"],
 )
-def queue_approve(
-    request: Request, item_id: int = _ITEM_ID, principal: Principal = Depends(_experts)
-) -> QueueItemOut:
+def queue_approve(request: Request, item_id: int = _ITEM_ID, principal: Principal = Depends(_experts)) -> QueueItemOut:
     svc = service(request)
     with _store(svc):
         return _item(svc.store.approve(item_id, principal.label))

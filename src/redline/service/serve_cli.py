@@ -17,8 +17,8 @@ from typing import Optional
 import typer
 
 from redline.errors import RedlineError
-from redline.service.tokens import digest, tokens_from
 from redline.service.settings import MIB, SETTINGS_ENV, Role, Settings, TokenHash
+from redline.service.tokens import digest, tokens_from
 
 DEMO_DB = "sqlite:///redline-demo.db"
 DEMO_LOG = Path("redline.decisions.jsonl")
@@ -58,7 +58,9 @@ def serve(
         None, "--db", help="Database URL: sqlite:///redline.db (default) or postgresql+psycopg://user:pass@host/db."
     ),
     policies: Optional[Path] = typer.Option(
-        None, "--policies", help="Folder of policy *.yaml/*.yml files (default ./policies); reloaded on change and SIGHUP."
+        None,
+        "--policies",
+        help="Folder of policy *.yaml/*.yml files (default ./policies); reloaded on change and SIGHUP.",
     ),
     log: Optional[Path] = typer.Option(None, "--log", help="Decision log (default ./redline.decisions.jsonl)."),
     tokens: Optional[Path] = typer.Option(

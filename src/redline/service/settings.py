@@ -36,23 +36,23 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     host: str = "127.0.0.1"
-    port: int = Field(8000, ge=0, le=65535)
+    port: int = Field(default=8000, ge=0, le=65535)
     db_url: str = "sqlite:///redline.db"
     policies_dir: Path = Path("policies")
     log_path: Path = Path("redline.decisions.jsonl")
     tokens: tuple[TokenHash, ...] = ()
-    max_body_bytes: int = Field(MIB, ge=1024)
-    log_max_bytes: int = Field(10 * MIB, ge=1024)
-    log_backups: int = Field(5, ge=0)
-    open_metrics: bool = Field(False, description="serve /metrics without a token")
+    max_body_bytes: int = Field(default=MIB, ge=1024)
+    log_max_bytes: int = Field(default=10 * MIB, ge=1024)
+    log_backups: int = Field(default=5, ge=0)
+    open_metrics: bool = Field(default=False, description="serve /metrics without a token")
     demo: bool = False
     reload_interval_s: float = Field(
-        1.0, ge=0, description="how often policy files are polled; 0: only on SIGHUP"
+        default=1.0, ge=0, description="how often policy files are polled; 0: only on SIGHUP"
     )
     strict_start: bool = Field(
-        True, description="refuse to start on an invalid policy file (else: record it and go on)"
+        default=True, description="refuse to start on an invalid policy file (else: record it and go on)"
     )
-    workers: int = Field(1, ge=1)
+    workers: int = Field(default=1, ge=1)
 
 
 class ServiceConfigError(RedlineError):

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 from fastapi import Request
 
-from redline.service.tokens import TokenRegistry
 from redline.service.errors import ApiError
 from redline.service.metrics import Metrics
 from redline.service.policies import PolicyRegistry
 from redline.service.settings import Settings
+from redline.service.tokens import TokenRegistry
 from redline.store.decision_log import DecisionLog
 from redline.store.errors import StoreError, StoreUnavailable
 from redline.store.scrub import scrub
@@ -64,8 +64,7 @@ class Service:
             raise ApiError(
                 503,
                 "store_unavailable" if unavailable else "store_error",
-                "the decision could not be recorded in the audit store, so it is not given; "
-                "retry the check",
+                "the decision could not be recorded in the audit store, so it is not given; retry the check",
                 id=decision.id,
                 headers={"Retry-After": "1"},
             ) from exc

@@ -42,9 +42,7 @@ def parse_tokens(text: str, source: str) -> tuple[TokenHash, ...]:
             if not sep or not token:
                 raise ServiceConfigError(f"{where}: an entry is not role:token. Fix: {HOW_TO_SET}")
             if role not in {r.value for r in Role}:
-                raise ServiceConfigError(
-                    f"{where}: unknown role {role!r}; the roles are client, expert and operator"
-                )
+                raise ServiceConfigError(f"{where}: unknown role {role!r}; the roles are client, expert and operator")
             if len(token) < _MIN_TOKEN_LENGTH:
                 raise ServiceConfigError(
                     f"{where}: the {role} token is {len(token)} characters; use at least "

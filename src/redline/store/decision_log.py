@@ -272,8 +272,21 @@ class DecisionLog:
             except OSError:
                 pass
             self._close_fd()
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        self._end_torn_tail(self._fd)
         return self._fd
+
+    @staticmethod
+    def _end_torn_tail(fd: int) -> None:
+        """A crash (power loss, full disk) can leave a last line without its newline: end
+        it, so the next event starts a line of its own instead of being glued to the
+        fragment and lost with it."""
+        try:
+            size = os.fstat(fd).st_size
+            if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
+                os.write(fd, b"\n")
+        except OSError:
+            pass  # a character device or an unreadable file: the write itself will tell
 
     def _rotate(self) -> None:
         """Shift `path` → `.1` → `.2` …, dropping the oldest; one process at a time."""
