@@ -172,6 +172,7 @@ def _flock(fd: int, operation: int, wait_s: float) -> bool:
             time.sleep(0.001)
 
 
+_TORN_SETTLE_S = 0.01
 _open_logs: weakref.WeakSet[DecisionLog] = weakref.WeakSet()
 
 
@@ -284,7 +285,12 @@ class DecisionLog:
         try:
             size = os.fstat(fd).st_size
             if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
-                os.write(fd, b"\n")
+                # Another process's append in flight also shows an unfinished tail for a
+                # moment: only a tail that stays put is a fragment. Should the two still
+                # cross, the cost is one blank line, which readers skip.
+                time.sleep(_TORN_SETTLE_S)
+                if os.fstat(fd).st_size == size:
+                    os.write(fd, b"\n")
         except OSError:
             pass  # a character device or an unreadable file: the write itself will tell
 
