@@ -90,3 +90,19 @@ def test_schema_prints_the_json_schema_of_the_policy_format() -> None:
     schema = json.loads(result.output)
     assert schema["additionalProperties"] is False
     assert {"version", "name"} <= set(schema["required"])
+
+
+def test_eval_names_the_file_and_line_of_a_malformed_probe(tmp_path: Path) -> None:
+    (tmp_path / "policy.yaml").write_text((FIXTURES / "policies" / "triage.yaml").read_text())
+    (tmp_path / "probes.jsonl").write_text('{"id": "a", "text": "hi", "expect": "execute"}\n{"id": "b", "text": \n')
+    result = runner.invoke(app, ["eval", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "probes.jsonl:2" in result.output
+
+
+def test_eval_names_an_expected_outcome_that_does_not_exist(tmp_path: Path) -> None:
+    (tmp_path / "policy.yaml").write_text((FIXTURES / "policies" / "triage.yaml").read_text())
+    (tmp_path / "probes.jsonl").write_text('{"id": "a", "text": "hi", "expect": "allow"}\n')
+    result = runner.invoke(app, ["eval", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "probes.jsonl:1" in result.output and "allow" in result.output

@@ -7,13 +7,12 @@ benchmarks/negex_bench.py scores these rows against the NegEx/ConText test set.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from redline.errors import SuiteError
+from redline.eval.jsonl import numbered_rows
 from redline.screen.context import assess
 from redline.screen.normalize import normalize
 from redline.types import Status
@@ -76,29 +75,4 @@ def context_rows(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 def read_jsonl(source: str | Path | TextIO, name: str | None = None) -> Iterator[dict[str, Any]]:
     """Rows of a JSON Lines file or stream; a malformed line raises SuiteError naming
     the file and line."""
-    if isinstance(source, (str, Path)):
-        path = Path(source)
-        try:
-            handle: TextIO = path.open(encoding="utf-8")
-        except OSError as exc:
-            raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-        with handle:
-            yield from _rows(handle, name or str(path))
-    else:
-        yield from _rows(source, name or getattr(source, "name", "<stream>"))
-
-
-def _rows(handle: TextIO, name: str) -> Iterator[dict[str, Any]]:
-    try:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SuiteError(f"{name}:{number}: invalid JSON: {exc.msg} (column {exc.colno})") from exc
-            if not isinstance(row, dict):
-                raise SuiteError(f"{name}:{number}: expected a JSON object, got {type(row).__name__}")
-            yield row
-    except UnicodeDecodeError as exc:
-        raise SuiteError(f"{name}: not UTF-8 text ({exc.reason})") from exc
+    return (row for _, row in numbered_rows(source, name))

@@ -8,7 +8,6 @@ other probe and are also listed apart, so that a judge's catches can be seen.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from redline.decide.gate import Gate
 from redline.errors import SuiteError
+from redline.eval.jsonl import numbered_rows
 from redline.policy import load_policy
 from redline.types import Outcome
 
@@ -37,22 +37,10 @@ class Probe:
 
 def read_probes(path: Path) -> list[Probe]:
     """Probes from a JSONL file; a bad line is an error naming the file, line and field."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"{path}: cannot read the probes ({exc})") from exc
     probes: list[Probe] = []
     seen: set[str] = set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, row in numbered_rows(path):
         where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
-        if not isinstance(row, dict):
-            raise SuiteError(f"{where}: a probe is a JSON object, got {type(row).__name__}")
         missing = [key for key in _REQUIRED if key not in row]
         if missing:
             raise SuiteError(f"{where}: missing key(s) {', '.join(missing)}")

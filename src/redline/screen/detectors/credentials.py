@@ -25,13 +25,12 @@ specific wins: a vendor format over a named assignment over a random-looking str
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterable
 
 import re2
 
-from redline.screen.detectors.base import Detection
+from redline.screen.detectors.base import Detection, keep_non_overlapping
 from redline.screen.detectors.credentials_recognizers import assignment, entropy, structured, vendor
 
 ENTITIES = tuple(sorted({r.entity for r in vendor.RULES} | {
@@ -103,17 +102,5 @@ def _ascii(text: str) -> str:
 
 
 def _resolve(found: list[Detection]) -> list[Detection]:
-    """Non-overlapping detections in text order; on overlap the more specific (higher
-    score) wins, then the longer."""
-    found.sort(key=lambda d: (-d.score, d.start - d.end, d.start))
-    starts: list[int] = []
-    kept: list[Detection] = []
-    for detection in found:
-        i = bisect.bisect_right(starts, detection.start)
-        if i and kept[i - 1].end > detection.start:
-            continue
-        if i < len(kept) and kept[i].start < detection.end:
-            continue
-        starts.insert(i, detection.start)
-        kept.insert(i, detection)
-    return kept
+    """Non-overlapping detections in text order; on overlap the more specific (higher score) wins, then the longer."""
+    return keep_non_overlapping(found, lambda d: -d.score)

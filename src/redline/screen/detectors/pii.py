@@ -10,13 +10,12 @@ says which recognizers have a candidate before any of them runs.
 
 from __future__ import annotations
 
-import bisect
 import re
 
 import re2
 from phonenumbers import Leniency
 
-from redline.screen.detectors.base import Detection
+from redline.screen.detectors.base import Detection, keep_non_overlapping
 from redline.screen.detectors.pii_recognizers import (
     CreditCardRecognizer,
     EmailRecognizer,
@@ -100,16 +99,5 @@ def _encodable(text: str) -> str:
 
 
 def _resolve(found: list[Detection]) -> list[Detection]:
-    """Non-overlapping detections in text order, the higher-ranked kept on overlap."""
-    found.sort(key=lambda d: (_RANK[d.entity], d.start - d.end, d.start))
-    starts: list[int] = []
-    kept: list[Detection] = []
-    for detection in found:
-        i = bisect.bisect_right(starts, detection.start)
-        if i and kept[i - 1].end > detection.start:
-            continue
-        if i < len(kept) and kept[i].start < detection.end:
-            continue
-        starts.insert(i, detection.start)
-        kept.insert(i, detection)
-    return kept
+    """Non-overlapping detections in text order; the higher-ranked kept on overlap."""
+    return keep_non_overlapping(found, lambda d: _RANK[d.entity])
