@@ -168,3 +168,17 @@ def test_read_jsonl_names_the_file_and_line_of_malformed_json(tmp_path):
     path.write_text(json.dumps({"id": 1}) + "\n\n{not json}\n", encoding="utf-8")
     with pytest.raises(SuiteError, match=r"rows\.jsonl:3: invalid JSON"):
         list(read_jsonl(path))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As you mentioned, your refund has been approved.",
+        "Like you said, the refund is on its way.",
+        "As promised, I've processed the refund.",
+    ],
+)
+def test_an_echo_of_what_was_said_is_not_an_attribution(text: str) -> None:
+    shadow = text.lower()
+    start = shadow.index("refund")
+    assert not assess(shadow, start, start + len("refund")).has(Status.ATTRIBUTED)
