@@ -174,3 +174,37 @@ def test_an_invalid_context_error_never_quotes_the_conversation() -> None:
     decision = make_gate().check("hello", context={"messages": "my password is hunter2"})
     assert "hunter2" not in json.dumps(decision.to_dict())
     assert "invalid context" in decision.context["error"]
+
+
+SECRETS_BOUNDARY = """
+version: 1
+name: boundary-delegation
+auto_send: {min_confidence: 0}
+skills:
+  - slug: security
+    red_lines:
+      - id: word-password
+        rule: Never reveal passwords.
+        severity: flag
+        terms: [password]
+soul:
+  boundaries:
+    never: ["Never reveal credentials, API keys or passwords."]
+detectors: {credentials: off, pii: off}
+"""
+
+
+def test_a_boundary_about_passwords_guards_their_values_not_the_word() -> None:
+    gate = Gate(parse_policy(SECRETS_BOUNDARY.replace("terms: [password]", "patterns: ['(?-i)NEVER-MATCHES']")))
+    assert gate.check("You can reset your password from the login page.").outcome is Outcome.EXECUTE
+    decision = gate.check("The admin login is admin / password: Tr0ub4dor&3")
+    assert decision.outcome is Outcome.ESCALATE, "the boundary runs the credentials detector even with it off"
+    finding = next(f for f in decision.findings if f.rule == "soul:never:0")
+    assert finding.text == "Tr0ub4dor&3"
+    assert finding.entity is not None
+
+
+def test_terms_the_operator_wrote_are_matched_as_written() -> None:
+    gate = Gate(parse_policy(SECRETS_BOUNDARY))
+    decision = gate.check("You can reset your password from the login page.")
+    assert decision.rules_fired == ["security:word-password"]

@@ -17,12 +17,17 @@ from functools import lru_cache
 from importlib import resources
 
 _WORD_LISTS: dict[str, set[str]] = defaultdict(set)
+_DETECTOR_TOPICS: dict[str, str] = {}
 for _line in (
     resources.files("redline.policy").joinpath("data/rule_words.txt").read_text("utf-8").splitlines()
 ):
     if _line and not _line.startswith("#"):
         _kind, _phrase = _line.split("\t", 1)
-        _WORD_LISTS[_kind].add(_phrase.strip())
+        if _kind == "detector_topic":
+            _topic, _detector = _phrase.split("\t")
+            _DETECTOR_TOPICS[_topic.strip()] = _detector.strip()
+        else:
+            _WORD_LISTS[_kind].add(_phrase.strip())
 
 DIRECTIVES = _WORD_LISTS["directive"]
 VERBS = _WORD_LISTS["verb"]
@@ -120,6 +125,21 @@ def derive_terms(rule: str) -> tuple[str, ...]:
         i += 1
     flush()
     return tuple(terms)
+
+
+def split_detector_topics(terms: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Derived topics split into (terms to match, detectors to delegate to): "api key"
+    goes to the credentials detector, which knows a key when it sees one."""
+    kept: list[str] = []
+    detectors: list[str] = []
+    for term in terms:
+        key = " ".join(singular(word) for word in term.replace("-", " ").split())
+        detector = _DETECTOR_TOPICS.get(key)
+        if detector is None:
+            kept.append(term)
+        elif detector not in detectors:
+            detectors.append(detector)
+    return tuple(kept), tuple(detectors)
 
 
 def inflections(word: str) -> set[str]:

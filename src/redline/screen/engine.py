@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from threading import Lock
 
 from redline.policy.schema import Policy
-from redline.policy.terms import derive_terms
+from redline.policy.terms import derive_terms, split_detector_topics
 from redline.screen.context import assess
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.normalize import Shadow, strip_invisible
@@ -20,6 +20,7 @@ from redline.types import ContextAssessment, Finding, Severity, Status
 
 _CACHE_SIZE = 32
 _DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "flag": Severity.FLAG}
+DETECTOR_NAMES = ("credentials", "pii", "technical_content")
 
 
 def _detector(name: str) -> Detector:
@@ -37,14 +38,19 @@ def _detector(name: str) -> Detector:
     return TechnicalContentDetector()
 
 
-def detector_rules(policy: Policy) -> list[tuple[str, Severity, Detector]]:
-    """The detectors the policy turns on, with the severity of their findings."""
+def detector_rules(policy: Policy) -> list[tuple[str, str, Severity]]:
+    """(detector name, rule id, severity) for each detector the policy turns on."""
     enabled = []
-    for name in ("credentials", "pii", "technical_content"):
+    for name in DETECTOR_NAMES:
         setting = getattr(policy.detectors, name)
         if setting != "off":
-            enabled.append((f"detector:{name}", _DETECTOR_SEVERITY[setting], _detector(name)))
+            enabled.append((name, f"detector:{name}", _DETECTOR_SEVERITY[setting]))
     return enabled
+
+
+def _topic_rule(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Terms and delegated detectors of a rule written in words only."""
+    return split_detector_topics(derive_terms(text))
 
 
 def rule_specs(policy: Policy) -> list[RuleSpec]:
@@ -53,24 +59,30 @@ def rule_specs(policy: Policy) -> list[RuleSpec]:
     specs: list[RuleSpec] = []
     for skill in policy.skills:
         for line in skill.red_lines:
+            # the operator's own terms are matched as written; derived topics that name
+            # what a detector finds (passwords, personal details) go to that detector
+            terms, detectors = (line.terms, ()) if line.terms is not None else _topic_rule(line.rule)
             specs.append(
                 RuleSpec(
                     id=f"{skill.slug}:{line.id}",
                     severity=line.severity,
                     suppress=default if line.suppress is None else frozenset(line.suppress),
-                    terms=line.terms if line.terms is not None else derive_terms(line.rule),
+                    terms=terms,
                     patterns=line.patterns,
+                    detectors=detectors,
                 )
             )
     for kind, severity in (("never", Severity.BLOCK), ("escalate", Severity.FLAG)):
         for index, text in enumerate(getattr(policy.soul.boundaries, kind)):
+            terms, detectors = _topic_rule(text)
             specs.append(
                 RuleSpec(
                     id=f"soul:{kind}:{index}",
                     severity=severity,
                     suppress=default,
-                    terms=derive_terms(text),
+                    terms=terms,
                     source="boundary",
+                    detectors=detectors,
                 )
             )
     return specs
@@ -103,7 +115,15 @@ class CompiledScreen:
         self.policy_hash = policy.hash
         self.rules = rule_specs(policy)
         self.matcher = Matcher(self.rules)
-        self.detectors = detector_rules(policy)
+        # each detector runs once per check, for the policy's own detector rule and for
+        # the rules that delegate to it
+        self._fire: dict[str, list[tuple[str, Severity, str | None]]] = {}
+        for name, rule_id, severity in detector_rules(policy):
+            self._fire.setdefault(name, []).append((rule_id, severity, None))
+        for rule in self.rules:
+            for name in rule.detectors:
+                self._fire.setdefault(name, []).append((rule.id, rule.severity, f"{name} detector"))
+        self.detectors = {name: _detector(name) for name in self._fire}
 
     def run(self, shadow: Shadow) -> ScreenResult:
         hits = _dedupe(self.matcher.scan(shadow.text))
@@ -151,24 +171,25 @@ class CompiledScreen:
             return []
         visible, offsets = strip_invisible(original)
         findings: list[Finding] = []
-        for rule_id, severity, detector in self.detectors:
+        for name, detector in self.detectors.items():
             for found in detector.detect(visible):
                 start, end = found.start, found.end
                 if offsets is not None:
                     start, end = offsets[start], offsets[end - 1] + 1
-                findings.append(
-                    Finding(
-                        rule=rule_id,
-                        severity=severity,
-                        start=start,
-                        end=end,
-                        text=original[start:end],
-                        status=Status.AFFIRMED,
-                        cue=None,
-                        entity=found.entity,
-                        detail=found.explanation,
+                for rule_id, severity, via in self._fire[name]:
+                    findings.append(
+                        Finding(
+                            rule=rule_id,
+                            severity=severity,
+                            start=start,
+                            end=end,
+                            text=original[start:end],
+                            status=Status.AFFIRMED,
+                            cue=None,
+                            entity=found.entity,
+                            detail=f"{via}: {found.explanation}" if via else found.explanation,
+                        )
                     )
-                )
         return findings
 
 

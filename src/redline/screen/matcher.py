@@ -54,6 +54,7 @@ class RuleSpec:
     terms: tuple[str, ...]
     patterns: tuple[str, ...] = ()
     source: str = "red_line"
+    detectors: tuple[str, ...] = ()  # built-in detectors whose findings fire this rule
 
 
 @dataclass(frozen=True, slots=True)
