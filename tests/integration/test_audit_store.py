@@ -446,3 +446,31 @@ def test_urls_are_checked_and_passwords_stay_out_of_messages() -> None:
         store.count()
     assert "secret" not in str(caught.value)
     store.close()
+
+
+def test_sqlite_wal_is_checkpointed_off_the_request_path(tmp_path: Any) -> None:
+    import time
+
+    url = f"sqlite:///{tmp_path / 'redline.db'}"
+    with AuditStore(url) as store:
+        store.migrate()
+        for n in range(50):
+            record(store, decision(f"wal-{n}"))
+        conn = store.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            cursor.execute("PRAGMA wal_autocheckpoint")
+            (backstop,) = cursor.fetchone() or (None,)
+        finally:
+            conn.close()
+        deadline = time.monotonic() + 5
+        while store.checkpoints == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert store.checkpoints > 0
+    assert backstop > 1000, "SQLite's own checkpoint inside a commit is only a backstop"
+    assert store._checkpointer is not None and not store._checkpointer._thread.is_alive()
+
+
+def test_an_in_memory_store_runs_no_checkpoint_thread() -> None:
+    with AuditStore("sqlite://") as store:
+        assert store.checkpoints == 0 and store._checkpointer is None
