@@ -31,7 +31,7 @@ _ERROR_RISK = {
 }
 
 
-def _new_id_source() -> tuple[str, itertools.count]:
+def _new_id_source() -> tuple[str, itertools.count[int]]:
     return f"{int(time.time()):08x}{os.urandom(6).hex()}", itertools.count()
 
 

@@ -21,7 +21,7 @@ def numbered_rows(source: str | Path | TextIO, name: str | None = None) -> Itera
         with handle:
             yield from _rows(handle, name or str(path))
     else:
-        yield from _rows(source, name or getattr(source, "name", "<stream>"))
+        yield from _rows(source, name or str(getattr(source, "name", "<stream>")))
 
 
 def _rows(handle: TextIO, name: str) -> Iterator[tuple[int, dict[str, Any]]]:

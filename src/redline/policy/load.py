@@ -64,7 +64,7 @@ _EXPECTED = {
 }
 
 
-class _Yaml12Loader(yaml.SafeLoader):
+class _Yaml12Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
     """Composes with YAML 1.2 core-schema tags; `_to_python` does the constructing."""
 
 

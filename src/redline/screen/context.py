@@ -195,7 +195,7 @@ def assess(text: str, start: int, end: int) -> ContextAssessment:
     for side, ordered in ((0, before), (1, after)):
         blocked: set[Status] = set()
         for p_start, p_end, entries in ordered:
-            for stops, status, window in entries[side]:
+            for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
                 if status in blocked or status in found:
                     continue
                 if stops:

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -102,7 +103,11 @@ class _EditMap:
         return self.old[k] + (index - self.new[k])
 
 
-def _apply(text: str, spans, replace) -> tuple[str, _EditMap | None]:  # noqa: ANN001
+Spans = Iterable[tuple[int, int]]
+Replacer = Callable[[str, int, int], tuple[str, list[int]]]
+
+
+def _apply(text: str, spans: Spans, replace: Replacer) -> tuple[str, _EditMap | None]:
     """Replace each (start, end) span; `replace(text, start, end)` returns the new text
     and, for each of its characters, the input offset it comes from."""
     pieces: list[str] = []
@@ -130,7 +135,7 @@ def _apply(text: str, spans, replace) -> tuple[str, _EditMap | None]:  # noqa: A
     return "".join(pieces), _EditMap(new, old)
 
 
-def _ws_spans(text: str):  # noqa: ANN202
+def _ws_spans(text: str) -> Spans:
     if text.isascii():  # RE2 on bytes: offsets are character offsets, and no re scan
         return (m.span() for m in _WS_EDIT_ASCII.finditer(text.encode("ascii")))
     return (m.span() for m in _WS_EDIT.finditer(text))
@@ -154,8 +159,8 @@ class Shadow:
 
     original: str
     text: str
-    _starts: array | None = None  # per character of the folded text: its original start
-    _ends: array | None = None
+    _starts: array[int] | None = None  # per character of the folded text: its original start
+    _ends: array[int] | None = None
     _maps: tuple[_EditMap, ...] = ()
 
     def span(self, start: int, end: int) -> tuple[int, int]:
@@ -163,7 +168,7 @@ class Shadow:
         first, last = start, end - 1
         for edit in reversed(self._maps):
             first, last = edit(first), edit(last)
-        if self._starts is None:
+        if self._starts is None or self._ends is None:
             return first, last + 1
         return self._starts[first], self._ends[last]
 
@@ -172,7 +177,7 @@ class Shadow:
         return self._starts is None and not self._maps
 
 
-def _fold_chars(text: str) -> tuple[str, array | None, array | None]:
+def _fold_chars(text: str) -> tuple[str, array[int] | None, array[int] | None]:
     if text.isascii():
         return text.lower(), None, None
     pieces: list[str] = []

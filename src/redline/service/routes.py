@@ -46,7 +46,7 @@ def client_view(decision: Decision) -> ClientDecision:
     return ClientDecision(
         id=decision.id,
         outcome=decision.outcome,
-        reason=_GENERIC_REASON[decision.outcome],  # type: ignore[arg-type]
+        reason=_GENERIC_REASON[decision.outcome],
         risk_level=decision.risk_level,
     )
 
@@ -139,7 +139,7 @@ def healthz(request: Request, response: Response) -> HealthOut:
     svc.metrics.policies.set(loaded)
     svc.metrics.policy_errors.set(errors)
     return HealthOut(
-        status=status,  # type: ignore[arg-type]
+        status=status,
         db="ok" if db_ok else "down",
         policies=loaded,
         policy_errors=errors,

@@ -72,7 +72,8 @@ def _latency(event: dict[str, Any]) -> float | None:
 def _line(event: dict[str, Any]) -> Text:
     """One event as one line; the excerpt is plain text (it holds `[EMAIL_ADDRESS]`, not markup)."""
     outcome = str(event.get("outcome", "?"))
-    policy = event.get("policy") if isinstance(event.get("policy"), dict) else {}
+    raw_policy = event.get("policy")
+    policy: dict[str, Any] = raw_policy if isinstance(raw_policy, dict) else {}
     rules = ", ".join(_rules(event)) or "-"
     excerpt = str(event.get("text_excerpt", "")).replace("\n", " ")
     line = Text.assemble(
@@ -218,7 +219,7 @@ def _counter_table(title: str, counts: dict[str, int], total: int | None) -> Tab
     if total:
         table.add_column("share", justify="right")
     for value, count in counts.items():
-        cells = [Text(value, style=_OUTCOME_STYLE.get(value, "")), str(count)]
+        cells: list[Text | str] = [Text(value, style=_OUTCOME_STYLE.get(value, "")), str(count)]
         table.add_row(*cells, *([f"{count / total:.1%}"] if total else []))
     return table
 

@@ -259,7 +259,8 @@ class TechnicalContentDetector:
         for recognizer, regex in _COMPILED:
             group = 1 if regex.groups else 0  # FILE_PATH patterns capture the path after its left edge
             for match in regex.finditer(subject):
-                span = _trim(text, *match.span(group), recognizer.entity)
+                start, end = match.span(group)
+                span = _trim(text, start, end, recognizer.entity)
                 if span is not None and _plausible(text, *span, recognizer):
                     found.append((*span, recognizer))
         return _fold(_merge(text, found))

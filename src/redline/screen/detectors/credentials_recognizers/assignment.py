@@ -115,7 +115,8 @@ def assignments(data: str) -> Iterator[Detection]:
             name_start, name_end = match.span(name_group)
             while name_start > 0 and data[name_start - 1] in _NAME_CHARS and name_end - name_start < 80:
                 name_start -= 1  # `DB_PASSWORD`: the keyword matched inside the name
-            found = _judge(data[name_start:name_end], *match.span(value_group), data)
+            value_start, value_end = match.span(value_group)
+            found = _judge(data[name_start:name_end], value_start, value_end, data)
             if found is not None:
                 yield found
 

@@ -96,8 +96,8 @@ def _compound_identifier(core: str) -> bool:
     pieces = _PIECE.findall(core)
     if len(pieces) < 2:
         return False
-    plain = sum(p.isalpha() or p.isdigit() for p in pieces)
-    return plain * 2 >= len(pieces)
+    plain = sum(bool(p.isalpha() or p.isdigit()) for p in pieces)
+    return bool(plain * 2 >= len(pieces))
 
 
 def _benign_label(data: str, start: int) -> bool:
