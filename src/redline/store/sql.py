@@ -4,7 +4,7 @@
     store.migrate()
     store.record(decision, text=draft, text_excerpt=scrub(draft).text[:200], held=True)
     page = store.queue()                  # pending items, oldest first
-    store.approve(page.items[0].id, expert="ana")
+    store.approve(page.items[0].id, expert="expert:3f9a2c1d")
 
 One Engine per store and one session per call, so a store is shared by the threads of a
 web server. Everything returned is a frozen dataclass; driver errors become
@@ -18,29 +18,23 @@ import enum
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-import threading
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import ColumnElement, Engine, create_engine, event, func, or_, select, text, update
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy import ColumnElement, func, or_, select, text, update
 from sqlalchemy.exc import (
-    ArgumentError,
     DisconnectionError,
     IntegrityError,
     InterfaceError,
-    NoSuchModuleError,
     OperationalError,
     SQLAlchemyError,
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.orm import sessionmaker
 
 from redline.store.errors import (
     ConflictError,
@@ -50,75 +44,22 @@ from redline.store.errors import (
     StoreUnavailable,
 )
 from redline.store.models import EXCERPT_CHARS, DecisionRecord, QueueItemRecord
+from redline.store.records import AuditRow, Page, QueueItem, QueueStatus
+from redline.store.sql_engine import (
+    BUSY_TIMEOUT_MS,
+    _build_engine,
+    _Checkpointer,
+    _in_memory,
+    _parse_url,
+)
 from redline.types import Decision, Finding, Outcome, RiskLevel
+
+__all__ = ["AuditRow", "AuditStore", "BUSY_TIMEOUT_MS", "DEFAULT_URL", "MAX_LIMIT", "Page", "QueueItem", "QueueStatus"]
 
 DEFAULT_URL = "sqlite:///redline.db"
 MAX_LIMIT = 500
 MIGRATIONS = Path(__file__).parent / "migrations"
-BUSY_TIMEOUT_MS = 5000
 _PG_MIGRATE_LOCK = 0x7265646C696E65  # "redline": one migrator at a time per database
-
-T = TypeVar("T")
-
-
-class QueueStatus(str, enum.Enum):
-    PENDING = "pending"
-    APPROVED = "approved"
-    EDITED = "edited"
-    REJECTED = "rejected"
-
-
-@dataclass(frozen=True, slots=True)
-class AuditRow:
-    """One decision as recorded. `findings` are Expert-internal: never show them to a client."""
-
-    id: str
-    created_at: datetime
-    policy_name: str
-    policy_hash: str
-    outcome: Outcome
-    reason: str
-    risk_level: RiskLevel
-    rules_fired: tuple[str, ...]
-    suppressed: tuple[dict[str, Any], ...]  # {rule, status, cue}
-    findings: tuple[dict[str, Any], ...]
-    timings_ms: dict[str, float]
-    total_ms: float
-    licensed_by_context: bool
-    context: dict[str, Any] | None
-    text_excerpt: str
-    error: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class QueueItem:
-    """A held draft and what an Expert made of it."""
-
-    id: int
-    decision_id: str
-    created_at: datetime
-    status: QueueStatus
-    draft_text: str
-    edited_text: str | None
-    expert: str | None
-    decided_at: datetime | None
-    note: str | None
-
-    @property
-    def final_text(self) -> str | None:
-        """The text that may now be sent: the edit, the approved draft, else nothing."""
-        if self.status is QueueStatus.EDITED:
-            return self.edited_text
-        return self.draft_text if self.status is QueueStatus.APPROVED else None
-
-
-@dataclass(frozen=True, slots=True)
-class Page(Generic[T]):
-    """One page of a listing; pass `next_cursor` back for the next (None: no more)."""
-
-    items: tuple[T, ...]
-    next_cursor: str | None
-
 
 class AuditStore:
     """Audit rows and the review queue in SQLite (a file, WAL mode) or PostgreSQL."""
@@ -340,96 +281,6 @@ class AuditStore:
             if isinstance(exc, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)):
                 raise StoreUnavailable(message) from exc
             raise StoreError(message) from exc
-
-
-def _parse_url(url: str) -> URL:
-    try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise StoreError(
-            f"url: cannot parse {url!r}; use sqlite:///path/to/redline.db "
-            "or postgresql+psycopg://user:pass@host/db"
-        ) from exc
-    backend = parsed.get_backend_name()
-    if backend not in ("sqlite", "postgresql"):
-        raise StoreError(
-            f"url: backend {backend!r} is not supported; use sqlite:///path/to/redline.db "
-            "or postgresql+psycopg://user:pass@host/db"
-        )
-    if parsed.drivername == "postgresql":  # SQLAlchemy's default would be psycopg2
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    return parsed
-
-
-WAL_BACKSTOP_PAGES = 20_000
-CHECKPOINT_EVERY_S = 0.25
-
-
-def _in_memory(url: URL) -> bool:
-    database = url.database or ""
-    return database in ("", ":memory:") or database.startswith("file::memory:")
-
-
-class _Checkpointer:
-    """Copies the SQLite WAL back into the database every quarter second, PASSIVE (it
-    never waits for or blocks a writer), off the request path."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-        self._stopped = threading.Event()
-        self.runs = 0
-        self._thread = threading.Thread(target=self._loop, name="redline-wal-checkpoint", daemon=True)
-        self._thread.start()
-
-    def _loop(self) -> None:
-        while not self._stopped.wait(CHECKPOINT_EVERY_S):
-            try:
-                with self._engine.connect() as conn:
-                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-                self.runs += 1
-            except Exception:  # a locked or missing file: the next round tries again
-                continue
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self._thread.join(timeout=2)
-
-
-def _build_engine(url: URL) -> Engine:
-    if url.get_backend_name() == "postgresql":
-        try:
-            return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
-        except NoSuchModuleError as exc:
-            raise StoreError(f"url: no driver for {url.drivername}: {exc}") from exc
-        except ImportError as exc:
-            raise StoreError(
-                "url: PostgreSQL needs the psycopg driver: pip install 'redline[postgres]'"
-            ) from exc
-    database = url.database or ""
-    in_memory = _in_memory(url)
-    if in_memory:  # one shared connection, or every connection would see its own database
-        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
-    else:
-        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False})  # QueuePool
-
-    @event.listens_for(engine, "connect")
-    def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            if not in_memory:
-                cursor.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer
-                # copying the WAL back into the database is the background thread's job;
-                # left to SQLite it runs inside whichever commit crosses 1,000 pages and
-                # stalls that request for 20-200 ms. The high mark is only a backstop.
-                cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # wait for the lock
-            cursor.execute("PRAGMA foreign_keys=ON")
-        finally:
-            cursor.close()
-
-    return engine
 
 
 def _decision_record(decision: Decision, now: datetime, text_excerpt: str) -> DecisionRecord:

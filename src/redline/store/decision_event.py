@@ -1,0 +1,141 @@
+"""The decision event: one versioned JSON line per decision (DESIGN.md section 8).
+
+Modelled on OPA's decision logs: a versioned event (`redline.decision/v1`) that carries
+the decision's id, the policy hash, the outcome and the rules, never a message body,
+and only a scrubbed excerpt of the text together with the list of what scrubbing
+erased, so the redaction itself can be audited.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from redline.store.scrub import scrub
+from redline.types import Decision
+
+SCHEMA_VERSION = "redline.decision/v1"
+DEFAULT_PATH = "redline.decisions.jsonl"
+EXCERPT_CHARS = 200
+MAX_ERASED = 100  # a text with thousands of emails must not make a megabyte line
+MAX_STRING_CHARS = 500  # any free string kept from context, layers or an error
+_BODY_KEYS = frozenset({"text", "texts", "messages", "body", "content"})
+
+
+# Values the gate itself produces ("violates", "single-sender", "check_error"): no
+# detector matches letters without a digit, "@" or a separator, so they skip scrubbing.
+_PLAIN = re.compile(r"[A-Za-z_\-]{0,32}")
+
+
+def _clean_string(value: str) -> str:
+    if _PLAIN.fullmatch(value):
+        return value
+    return scrub(value).text[:MAX_STRING_CHARS]
+
+
+def _metadata(value: Any) -> Any:
+    """JSON-safe copy of context or layer metadata with no message body left in it.
+
+    A key that names a body (`text`, `messages`, `body`…) is kept only when its value is
+    a count; free strings (an error that quotes its input) are scrubbed and cut.
+    """
+    if isinstance(value, dict):
+        kept: dict[str, Any] = {}
+        for key, item in value.items():
+            key = str(key)
+            if key.lower() in _BODY_KEYS and not (isinstance(item, (int, float)) or item is None):
+                continue
+            kept[key] = _metadata(item)
+        return kept
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return [_metadata(item) for item in items]
+    if isinstance(value, str):
+        return _clean_string(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return _clean_string(getattr(value, "value", None) or str(value))
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionEventV1:
+    """One line of the decision log; `to_dict` fixes the key order, `schema_version` first."""
+
+    id: str
+    time: str  # UTC, ISO-8601 with milliseconds: 2025-01-31T12:00:00.123Z
+    policy: dict[str, str]  # {"name", "hash"}
+    outcome: str
+    reason: str
+    risk_level: str
+    rules_fired: tuple[str, ...]
+    suppressed: tuple[dict[str, Any], ...]  # {"rule", "status", "cue"}
+    layers: dict[str, Any]
+    context: dict[str, Any] | None  # counts, mode, licensed_by_context; never bodies
+    timings_ms: dict[str, float]
+    text_chars: int
+    text_excerpt: str  # the first 200 characters of the SCRUBBED text
+    erased: tuple[dict[str, Any], ...]  # {"type", "detector", "start", "end"}, original offsets
+    erased_total: int  # len(erased) unless it was capped at MAX_ERASED
+    error: str | None = None
+    schema_version: str = field(default=SCHEMA_VERSION)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version,
+            "id": self.id,
+            "time": self.time,
+            "policy": dict(self.policy),
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "risk_level": self.risk_level,
+            "rules_fired": list(self.rules_fired),
+            "suppressed": [dict(s) for s in self.suppressed],
+            "layers": self.layers,
+            "context": self.context,
+            "timings_ms": self.timings_ms,
+            "text_chars": self.text_chars,
+            "text_excerpt": self.text_excerpt,
+            "erased": [dict(e) for e in self.erased],
+            "erased_total": self.erased_total,
+            "error": self.error,
+        }
+
+    def to_json_line(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+
+
+def event_from_decision(decision: Decision, text: Any, *, now: str | None = None) -> DecisionEventV1:
+    """The log event for `decision` on `text`: scrubbed whole, THEN cut, so no half secret stays."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str):  # the gate answers non-text with check_error; log no body
+        text = ""
+    scrubbed = scrub(text)
+    context = _metadata(decision.context) if decision.context is not None else None
+    return DecisionEventV1(
+        id=decision.id,
+        time=now or _utc_now(),
+        policy={"name": decision.policy_name, "hash": decision.policy_hash},
+        outcome=decision.outcome.value,
+        reason=decision.reason,
+        risk_level=decision.risk_level.value,
+        rules_fired=tuple(decision.rules_fired),
+        suppressed=tuple(
+            {"rule": f.rule, "status": f.status.value, "cue": _metadata(f.cue)} for f in decision.suppressed
+        ),
+        layers=_metadata(decision.layers),
+        context=context,
+        timings_ms={k: round(float(v), 4) for k, v in decision.timings_ms.items()},
+        text_chars=len(text),
+        text_excerpt=scrubbed.text[:EXCERPT_CHARS],
+        erased=tuple(e.to_dict() for e in scrubbed.erased[:MAX_ERASED]),
+        erased_total=len(scrubbed.erased),
+        error=_clean_string(decision.error) if decision.error is not None else None,
+    )

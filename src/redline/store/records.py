@@ -1,0 +1,74 @@
+"""What the audit store returns: frozen dataclasses, free of any database library, so
+the service and tools can use them without importing SQLAlchemy."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from redline.types import Outcome, RiskLevel
+
+T = TypeVar("T")
+
+
+class QueueStatus(str, enum.Enum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    EDITED = "edited"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    """One decision as recorded. `findings` are Expert-internal: never show them to a client."""
+
+    id: str
+    created_at: datetime
+    policy_name: str
+    policy_hash: str
+    outcome: Outcome
+    reason: str
+    risk_level: RiskLevel
+    rules_fired: tuple[str, ...]
+    suppressed: tuple[dict[str, Any], ...]  # {rule, status, cue}
+    findings: tuple[dict[str, Any], ...]
+    timings_ms: dict[str, float]
+    total_ms: float
+    licensed_by_context: bool
+    context: dict[str, Any] | None
+    text_excerpt: str
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueItem:
+    """A held draft and what an Expert made of it."""
+
+    id: int
+    decision_id: str
+    created_at: datetime
+    status: QueueStatus
+    draft_text: str
+    edited_text: str | None
+    expert: str | None
+    decided_at: datetime | None
+    note: str | None
+
+    @property
+    def final_text(self) -> str | None:
+        """The text that may now be sent: the edit, the approved draft, else nothing."""
+        if self.status is QueueStatus.EDITED:
+            return self.edited_text
+        return self.draft_text if self.status is QueueStatus.APPROVED else None
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a listing; pass `next_cursor` back for the next (None: no more)."""
+
+    items: tuple[T, ...]
+    next_cursor: str | None
+
+
