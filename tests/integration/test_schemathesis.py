@@ -45,17 +45,20 @@ def test_no_input_gets_a_server_error_and_every_reply_matches_the_schema(db_url:
             "SCHEMATHESIS_HOOKS": str(hooks),
             "REDLINE_OPERATOR_TOKEN": server.tokens["operator"],
         }
-        result = subprocess.run(
-            [
-                sys.executable, "-m", "schemathesis.cli", "run", server.url + "/openapi.json",
-                "--header", f"Authorization: Bearer {server.tokens['expert']}",
-                "--checks", "not_a_server_error,response_schema_conformance",
-                "--max-examples", "50", "--workers", "2", "--seed", "20240601",
-                "--suppress-health-check", "all", "--generation-database", "none",
-                "--request-timeout", "30", "--no-color",
-            ],
-            capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path,
-        )  # fmt: skip
+        command = [
+            sys.executable, "-m", "schemathesis.cli", "run", server.url + "/openapi.json",
+            "--header", f"Authorization: Bearer {server.tokens['expert']}",
+            "--checks", "not_a_server_error,response_schema_conformance",
+            "--max-examples", "50", "--workers", "1", "--seed", "20240601",
+            "--suppress-health-check", "all", "--generation-database", "none",
+            "--request-timeout", "30", "--no-color",
+        ]  # fmt: skip
+        # one worker: with two, Schemathesis's own source cache sometimes raises a KeyError
+        # mid-run; a run that failed only inside Schemathesis itself is tried once more
+        for _attempt in range(2):
+            result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+            if not _schemathesis_crashed(result.stdout + result.stderr):
+                break
         output = result.stdout + result.stderr
         assert result.returncode == 0, _problems(output)
         assert "Tested: 11" in output, output[-4000:]
@@ -67,3 +70,8 @@ def _problems(output: str) -> str:
     """The failures and errors sections of a Schemathesis report (they come before the summary)."""
     start = min((i for i in (output.find("= FAILURES ="), output.find("= ERRORS =")) if i >= 0), default=0)
     return output[max(0, output.rfind("\n", 0, start)) :][:20000]
+
+
+def _schemathesis_crashed(output: str) -> bool:
+    """Schemathesis failed inside itself, with no check failing against the server."""
+    return "Runtime Error" in output and "= FAILURES =" not in output
