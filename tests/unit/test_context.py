@@ -182,3 +182,19 @@ def test_an_echo_of_what_was_said_is_not_an_attribution(text: str) -> None:
     shadow = text.lower()
     start = shadow.index("refund")
     assert not assess(shadow, start, start + len("refund")).has(Status.ATTRIBUTED)
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "negated"),
+    [
+        ("Without my inhaler I can't breathe.", "can't breathe", False),
+        ("No fever, I have chest pain.", "chest pain", False),
+        ("My chest pain is gone now.", "chest pain", True),
+        ("Chest pain went away after an hour.", "chest pain", True),
+        ("I don't have chest pain.", "chest pain", True),
+    ],
+)
+def test_a_new_subject_ends_a_denial_and_gone_is_a_post_negation(text: str, term: str, negated: bool) -> None:
+    shadow = text.lower()
+    start = shadow.index(term)
+    assert assess(shadow, start, start + len(term)).has(Status.NEGATED) is negated
