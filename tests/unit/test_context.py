@@ -198,3 +198,17 @@ def test_a_new_subject_ends_a_denial_and_gone_is_a_post_negation(text: str, term
     shadow = text.lower()
     start = shadow.index(term)
     assert assess(shadow, start, start + len(term)).has(Status.NEGATED) is negated
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "attributed"),
+    [
+        ("You mentioned a lawsuit; I have passed this on.", "lawsuit", False),
+        ("You said you would call your attorney.", "attorney", False),
+        ("Our terms of service say refunds are handled by billing.", "refunds", True),
+    ],
+)
+def test_what_the_other_person_said_is_the_conversation_not_a_report(text: str, term: str, attributed: bool) -> None:
+    shadow = text.lower()
+    start = shadow.index(term)
+    assert assess(shadow, start, start + len(term)).has(Status.ATTRIBUTED) is attributed
