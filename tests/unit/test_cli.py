@@ -106,3 +106,23 @@ def test_eval_names_an_expected_outcome_that_does_not_exist(tmp_path: Path) -> N
     result = runner.invoke(app, ["eval", str(tmp_path)])
     assert result.exit_code == 2
     assert "probes.jsonl:1" in result.output and "allow" in result.output
+
+
+def test_check_with_a_context_file_licenses_what_the_operator_asked_for(tmp_path: Path) -> None:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        "version: 1\nname: ctx\nauto_send: {min_confidence: 0}\n"
+        "detectors: {credentials: refuse, pii: escalate, technical_content: escalate}\n"
+    )
+    context = tmp_path / "context.json"
+    context.write_text(json.dumps({
+        "operator_uid": "u-42", "recipient": "primary",
+        "messages": [{"role": "user", "sender_uid": "u-42", "text": "Can you paste me the full traceback?"}],
+    }))  # fmt: skip
+    trace = 'Traceback (most recent call last):\n  File "/srv/app/sync.py", line 8, in push\n    raise SyncError(code)\nSyncError: 502'
+    without = json.loads(runner.invoke(app, ["check", str(policy), trace, "--json"]).output)
+    with_context = json.loads(runner.invoke(app, ["check", str(policy), trace, "--json", "--context", str(context)]).output)
+    assert without["outcome"] == "escalate"
+    assert with_context["outcome"] == "execute"
+    assert with_context["licensed_by_context"] is True
+    assert with_context["context"]["mode"] == "verified-operator"
