@@ -17,8 +17,8 @@ from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
 from redline.service.serve_cli import serve
-from redline.store.log_cli import log_app
-from redline.types import Decision, Outcome
+from redline.store.log_cli import OUTCOME_STYLE, log_app
+from redline.types import Decision
 
 app = typer.Typer(
     help="redline: a policy gate for AI agents. Checks drafts, messages and actions against a policy.",
@@ -32,13 +32,6 @@ err = Console(stderr=True, highlight=False)
 app.add_typer(log_app, name="log")
 app.command()(serve)
 
-_OUTCOME_STYLE = {
-    Outcome.EXECUTE: "bold green",
-    Outcome.ASK: "bold cyan",
-    Outcome.DEFER: "bold blue",
-    Outcome.ESCALATE: "bold yellow",
-    Outcome.REFUSE: "bold red",
-}
 _PROGRESS_FROM = 200  # suites smaller than this finish before a bar is worth drawing
 
 
@@ -79,7 +72,7 @@ def _marked(decision: Decision, text: str) -> Text:
 
 
 def _print_decision(decision: Decision, text: str) -> None:
-    style = _OUTCOME_STYLE[decision.outcome]
+    style = OUTCOME_STYLE[decision.outcome.value]
     out.print(
         Text.assemble(
             (decision.outcome.value.upper(), style),

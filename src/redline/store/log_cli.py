@@ -30,7 +30,7 @@ log_app = typer.Typer(
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-_OUTCOME_STYLE = {
+OUTCOME_STYLE = {  # the colours of outcomes in every human output
     "execute": "bold green",
     "ask": "bold cyan",
     "defer": "bold blue",
@@ -79,7 +79,7 @@ def _line(event: dict[str, Any]) -> Text:
     line = Text.assemble(
         (str(event.get("time", "?")), "dim"),
         "  ",
-        (outcome.upper().ljust(8), _OUTCOME_STYLE.get(outcome, "bold")),
+        (outcome.upper().ljust(8), OUTCOME_STYLE.get(outcome, "bold")),
         "  ",
         str(event.get("reason", "?")),
         "  ",
@@ -219,7 +219,7 @@ def _counter_table(title: str, counts: dict[str, int], total: int | None) -> Tab
     if total:
         table.add_column("share", justify="right")
     for value, count in counts.items():
-        cells: list[Text | str] = [Text(value, style=_OUTCOME_STYLE.get(value, "")), str(count)]
+        cells: list[Text | str] = [Text(value, style=OUTCOME_STYLE.get(value, "")), str(count)]
         table.add_row(*cells, *([f"{count / total:.1%}"] if total else []))
     return table
 
