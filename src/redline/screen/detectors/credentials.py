@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable
 import re2
 
 from redline.screen.detectors.base import Detection, keep_non_overlapping
-from redline.screen.detectors.credentials_recognizers import assignment, entropy, structured, vendor
+from redline.screen.detectors.credentials_recognizers import assignment, entropy, structured, urls, vendor
 
 ENTITIES = tuple(sorted({r.entity for r in vendor.RULES} | {
     "AWS_SECRET_KEY", "JWT", "PRIVATE_KEY", "CONNECTION_STRING_PASSWORD", "AUTH_HEADER", "BASIC_AUTH_PASSWORD",
-    "KUBERNETES_SECRET", "GENERIC_SECRET", "SERVICE_TOKEN", "HIGH_ENTROPY_STRING",
+    "KUBERNETES_SECRET", "GENERIC_SECRET", "SERVICE_TOKEN", "HIGH_ENTROPY_STRING", "WEBHOOK_URL",
 }))
 
 _Family = Callable[[str], Iterable[Detection]]
@@ -43,6 +43,7 @@ _FAMILIES: tuple[tuple[str, _Family], ...] = (
     # (prefilter pattern, recognizer): the recognizer runs when the pattern occurs
     (r"-----BEGIN", structured.private_keys),
     (r"://", structured.url_passwords),
+    (r"(?i)://[^\s]*(?:hook|trigger|/keys?/|/tokens?/|/api_?key/|/secret/|/auth/)", urls.url_secrets),
     (r"(?i)authorization", structured.auth_headers),
     (r"curl", structured.curl_passwords),
     (r"(?i)kind:", structured.kubernetes_secrets),

@@ -22,13 +22,19 @@ from collections.abc import Iterator
 import re2
 
 from redline.screen.detectors.base import Detection
-from redline.screen.detectors.credentials_recognizers._guards import is_hex, is_uuid, looks_random, name_segments
-from redline.screen.detectors.credentials_recognizers.vendor import CLAIMED_PREFIXES
+from redline.screen.detectors.credentials_recognizers._guards import (
+    compound_identifier,
+    is_hex,
+    is_uuid,
+    looks_random,
+    name_segments,
+    split_tag,
+)
+from redline.screen.detectors.credentials_recognizers.vendor import PUBLIC_PREFIXES, is_test_value
 
 _CANDIDATE = re2.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
 _URL = re2.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s<>\"'`]+")
 _ARMOR = re2.compile(r"-----(BEGIN|END) ([A-Z0-9 ]{1,60})-----")
-_PIECE = re.compile(r"[A-Za-z0-9=]+")
 MAX_LENGTH = 64
 _PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
 # the last word before a string, or a part of that word, that says the string identifies
@@ -54,16 +60,22 @@ def high_entropy(data: str) -> Iterator[Detection]:
             continue
         value = data[start:end]
         core = value.rstrip("=").lstrip("_-")
-        if is_hex(core.replace("-", "")) or is_uuid(core) or core.startswith(CLAIMED_PREFIXES):
+        if is_hex(core.replace("-", "")) or is_uuid(core) or core.startswith(PUBLIC_PREFIXES) or is_test_value(core):
             continue  # digests, commit hashes and UUIDs identify things; they open nothing
         if _benign_label(data, start):
             continue
-        if _compound_identifier(core):
-            continue
-        ok, why = looks_random(core)
-        if not ok or _readable_base64(core):
-            continue
-        yield Detection(start, end, "HIGH_ENTROPY_STRING", f"random-looking {len(core)}-character string: {why}", 0.6)
+        prefix, body = split_tag(core)
+        if prefix:  # `sk_1dcc…`, `pul-9f3a…`: a short tag in front of key material
+            ok, why = looks_random(body, min_length=16)
+            what = f"'{prefix}' then a random-looking {len(body)}-character key: {why}"
+        else:
+            if compound_identifier(core):
+                continue
+            ok, why = looks_random(core)
+            what = f"random-looking {len(core)}-character string: {why}"
+        if not ok or _readable_base64(body) or data.startswith(("..", "\u2026"), end):
+            continue  # encoded text, or a value cut short with an ellipsis
+        yield Detection(start, end, "HIGH_ENTROPY_STRING", what, 0.6)
 
 
 def _skipped_spans(data: str) -> list[tuple[int, int]]:
@@ -88,16 +100,6 @@ def _skipped_spans(data: str) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
-
-
-def _compound_identifier(core: str) -> bool:
-    """Parts joined by `_ - / + .` of which half or more are plain words or numbers:
-    `struct_X509_pubkey_st`, `/archive/gifs/api-c99e…`, not `gp3tq8lh-tZaYP9yu`."""
-    pieces = _PIECE.findall(core)
-    if len(pieces) < 2:
-        return False
-    plain = sum(bool(p.isalpha() or p.isdigit()) for p in pieces)
-    return bool(plain * 2 >= len(pieces))
 
 
 def _benign_label(data: str, start: int) -> bool:

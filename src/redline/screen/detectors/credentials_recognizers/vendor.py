@@ -21,6 +21,7 @@ from redline.screen.detectors.credentials_recognizers._guards import (
     entropy,
     has_letter_run,
     is_filler,
+    is_hand_typed,
     looks_random,
     trailing_mask,
 )
@@ -41,7 +42,6 @@ class VendorRule:
     checked: bool = False  # format ends in a fixed marker: skip the example-key test
     loose: bool = False  # a family format without fixed length: must also look random
     tail: frozenset[str] = _TOKEN_CHARS
-    claims: bool = True  # with `prefix`: the keywords are the literal start of every match
     score: float = 0.95  # on overlap the higher score wins: a family format loses to an exact one
 
 
@@ -145,8 +145,7 @@ RULES: tuple[VendorRule, ...] = (
        r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
        # the first part is the base64 of a numeric user id, so it opens with one of these
        "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT", min_entropy=4.0, loose=True),
-    _r("telegram-bot-token", "SERVICE_TOKEN", "Telegram bot token", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", ":AA", prefix=13,
-       claims=False),
+    _r("telegram-bot-token", "SERVICE_TOKEN", "Telegram bot token", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", ":AA", prefix=13),
     _r("twilio-key", "TWILIO_KEY", "Twilio API key SID", r"\bSK[0-9a-fA-F]{32}", "SK", prefix=2),
     _r("sendgrid-key", "SENDGRID_KEY", "SendGrid API key", r"\bSG\.[\w-]{22}\.[\w-]{43}", "SG.", prefix=3),
     _r("sendinblue-key", "SERVICE_TOKEN", "Brevo (Sendinblue) API key", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}",
@@ -156,8 +155,7 @@ RULES: tuple[VendorRule, ...] = (
     _r("facebook-page-token", "SERVICE_TOKEN", "Facebook page access token", r"\bEAA[MC][A-Za-z0-9]{100,}", "EAAM", "EAAC",
        prefix=4, min_entropy=4.0),
     _r("facebook-app-token", "SERVICE_TOKEN", "Facebook app access token (app id|secret)",
-       r"\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27,40}", "|", "%7C", prefix=17,
-       claims=False),
+       r"\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27,40}", "|", "%7C", prefix=17),
     # --- payments
     _r("stripe-key", "STRIPE_KEY", "Stripe secret or restricted key", r"\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}",
        "sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod", prefix=8),
@@ -177,7 +175,7 @@ RULES: tuple[VendorRule, ...] = (
        "sk-ant-", prefix=14, checked=True),
     _r("openai-key", "OPENAI_KEY", "OpenAI API key (T3BlbkFJ marker)",
        r"\bsk-(?:(?:proj|svcacct|admin)-[\w-]{20,}T3BlbkFJ[\w-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
-       "T3BlbkFJ", prefix=3, checked=True, claims=False),
+       "T3BlbkFJ", prefix=3, checked=True),
     _r("anthropic-style-key", "ANTHROPIC_KEY", "Anthropic-style sk-ant- key", r"\bsk-ant-[a-z]+\d*-[\w-]{32,}",
        "sk-ant-", prefix=8, loose=True, score=0.85),
     _r("sk-style-key", "OPENAI_KEY", "OpenAI-style sk- secret key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}",
@@ -188,14 +186,17 @@ RULES: tuple[VendorRule, ...] = (
 )
 
 _COMPILED = tuple(re2.compile(rule.pattern) for rule in RULES)
-# a string that opens with a vendor's prefix but fails that vendor's format is a test or
-# example value (`xoxp-1234567890`, `dapi123…defg5`), not an unknown secret: the other
-# families leave it alone too
-# keys that vendors publish on purpose (Stripe's publishable keys) are claimed the same way
+# keys that vendors publish on purpose (Stripe's publishable keys): no family reports them.
 PUBLIC_PREFIXES = ("pk_live_", "pk_test_")
-CLAIMED_PREFIXES = tuple(
-    sorted({k for r in RULES if r.prefix and r.claims for k in r.keywords if len(k) >= 3}, key=len, reverse=True)
-) + PUBLIC_PREFIXES
+# A string that opens with a vendor's prefix but fails that vendor's format is still
+# judged by the generic families, by its name and its randomness; only one that also
+# shows the marks of typing (`xoxp-1234567890`, `dapi1234…defg5`) is a test value.
+VENDOR_PREFIXES = tuple(sorted({k for r in RULES if r.prefix for k in r.keywords if len(k) >= 3}, key=len, reverse=True))
+
+
+def is_test_value(value: str) -> bool:
+    """A vendor's prefix in front of a hand-typed body: a value from a test or an example."""
+    return value.startswith(VENDOR_PREFIXES) and is_hand_typed(value)
 _GROUPED = tuple(bool(regex.groups) for regex in _COMPILED)
 
 
