@@ -20,17 +20,27 @@ noisy_word = st.tuples(word, st.sampled_from(_NOISE), st.integers(0, 12), st.boo
 )
 texts = st.lists(st.one_of(st.text(max_size=40), noisy_word, st.sampled_from(_NOISE + [". ", "no ", "but ", "if "])), max_size=30).map("".join)
 
-red_line = st.fixed_dictionaries(
-    {
-        "id": st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True),
-        "rule": st.text(min_size=1, max_size=60),
-        "severity": st.sampled_from(["block", "flag", "refuse"]),
-    },
-    optional={
-        "terms": st.lists(st.one_of(word, st.text(alphabet=st.characters(categories=["L", "N"]), min_size=1, max_size=12)), min_size=1, max_size=4),
-        "patterns": st.lists(st.sampled_from(_PATTERNS), max_size=2),
-        "suppress": st.lists(st.sampled_from(["negated", "attributed", "historical", "hypothetical", "other_experiencer"]), unique=True),
-    },
+_RULES = [
+    "Never promise, approve or confirm a refund; refunds are decided by the billing team.",
+    "Escalate chest pain, trouble breathing or stroke symptoms to a clinician immediately.",
+    "Never waive early termination fees; retention handles contract exits.",
+    "Do not recommend specific stocks or funds unless the client has completed a suitability review.",
+    "Flag any claim showing signs of arson, staged accidents or insurance fraud.",
+]
+_terms = st.lists(st.one_of(word, st.text(alphabet=st.characters(categories=["L", "N"]), min_size=1, max_size=12)), min_size=1, max_size=4)
+_optional = {
+    "patterns": st.lists(st.sampled_from(_PATTERNS), max_size=2),
+    "suppress": st.lists(st.sampled_from(["negated", "attributed", "historical", "hypothetical", "other_experiencer"]), unique=True),
+}
+_ids = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
+_severities = st.sampled_from(["block", "flag", "refuse"])
+# a rule in words derives its topics; a rule of any text gives its own terms (one that
+# guards nothing does not load: tests/unit/test_derivation.py)
+red_line = st.one_of(
+    st.fixed_dictionaries({"id": _ids, "rule": st.sampled_from(_RULES), "severity": _severities},
+                          optional={"terms": _terms, **_optional}),
+    st.fixed_dictionaries({"id": _ids, "rule": st.text(min_size=1, max_size=60), "severity": _severities,
+                           "terms": _terms}, optional=_optional),
 )
 
 
@@ -43,7 +53,7 @@ def policies(draw: st.DrawFn) -> Policy:
             "name": "prop",
             "auto_send": {"min_confidence": draw(st.integers(0, 101))},
             "skills": [{"slug": "s", "red_lines": lines}],
-            "soul": {"boundaries": {"never": draw(st.lists(st.text(min_size=1, max_size=40), max_size=2))}},
+            "soul": {"boundaries": {"never": draw(st.lists(st.sampled_from(_RULES), max_size=2))}},
             "on_error": draw(st.sampled_from(["escalate", "refuse", "defer"])),
         }
     )

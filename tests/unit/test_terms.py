@@ -1,47 +1,273 @@
+"""Derivation of a rule's topics, and matching them in drafts (one test per pattern)."""
+
 from __future__ import annotations
 
 import pytest
+import yaml
 
+from redline import Gate, Outcome, PolicyError, parse_policy
+from redline.policy.lexicon import family
 from redline.policy.terms import derive_terms, inflections, term_variants
+from redline.policy.topics import derive_topics
+
+
+def gate(rule: str, **extra: object) -> Gate:
+    line = {"id": "r", "rule": rule, "severity": "block", **extra}
+    policy = {
+        "version": 1,
+        "name": "t",
+        "auto_send": {"min_confidence": 0},
+        "skills": [{"slug": "s", "red_lines": [line]}],
+        "detectors": {"credentials": "off", "pii": "off", "technical_content": "off"},
+    }
+    return Gate(parse_policy(yaml.safe_dump(policy), "<test>"))
+
+
+def held(g: Gate, text: str) -> bool:
+    return g.check(text).outcome is not Outcome.EXECUTE
+
+
+def topic_words(rule: str) -> set[str]:
+    return {w for t in derive_topics(rule).topics for w in t.words}
+
+
+# -- derivation ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("rule", "expected"),
     [
         ("Never promise, approve or confirm a refund; refunds are decided by the billing team.", ("refund",)),
-        ("Never reveal internal pricing, discount floors or margins.", ("internal pricing", "discount floor", "margin")),
-        ("Do not offer account credits or compensation without approval.", ("account credit", "compensation")),
-        ("Escalate legal threats such as lawsuits, attorneys or court action.", ("legal threat", "lawsuit", "attorney", "court action")),
-        ("Escalate any mention of self-harm.", ("self-harm",)),
-        ("Never share another customer's personal details.", ("personal detail",)),
+        ("Escalate any mention of self-harm.", ("self + harm",)),
         ("Escalate signs of stroke.", ("stroke",)),
+        ("Escalate any reports of fraud.", ("fraud",)),
+        ("Never share another customer's personal details.", ("detector:pii",)),
+        ("Never reveal credentials, API keys or passwords.", ("detector:credentials",)),
     ],
 )
-def test_derived_terms_are_the_guarded_topic(rule: str, expected: tuple[str, ...]) -> None:
+def test_derived_topics_are_the_guarded_topic(rule: str, expected: tuple[str, ...]) -> None:
     assert derive_terms(rule) == expected
 
 
-@pytest.mark.parametrize("generic", ["customer", "team", "promise", "billing", "action", "share"])
-def test_generic_words_alone_never_become_terms(generic: str) -> None:
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never recommend that a customer buy or sell a specific stock, fund or cryptocurrency.",
+        "Never approve a deploy to production during a change freeze.",
+        "Never promise a refund for a non-refundable fare.",
+    ],
+)
+def test_rules_that_derived_nothing_before_now_guard_their_topic(rule: str) -> None:
+    assert derive_terms(rule)
+
+
+@pytest.mark.parametrize("generic", ["customer", "team", "promise", "billing", "action", "share", "decided"])
+def test_framing_addressee_and_rationale_words_never_become_topics(generic: str) -> None:
     rules = [
         "Never promise, approve or confirm a refund; refunds are decided by the billing team.",
         "Never share another customer's personal details.",
         "Escalate legal threats such as lawsuits, attorneys or court action.",
-        "Do not take any action on billing for the customer.",
     ]
     for rule in rules:
-        assert generic not in derive_terms(rule)
+        assert generic not in topic_words(rule)
 
 
-def test_a_rule_that_is_all_act_and_generic_words_derives_nothing() -> None:
+def test_verb_and_object_are_separate_words_of_a_topic() -> None:
+    topics = {t.words for t in derive_topics("Never waive early termination fees.").topics}
+    assert ("waive",) in topics or ("waive", "fees") in topics
+    assert all(len(words) <= 2 for words in topics)  # never one glued phrase
+
+
+def test_framing_words_of_a_hand_off_are_not_the_topic() -> None:
+    words = topic_words("Always hand off applicants who are homeless or facing eviction to a human caseworker.")
+    assert {"homeless", "eviction"} <= words
+    assert not words & {"hand", "off", "applicants", "human", "caseworker", "facing"}
+
+
+@pytest.mark.parametrize(
+    ("rule", "addressee"),
+    [
+        ("Never tell a claimant their claim is approved.", "claimant"),
+        ("Never promise a seller that a payout will be released early.", "seller"),
+        ("Do not advise a customer to dispute a charge.", "customer"),
+    ],
+)
+def test_the_person_addressed_is_not_a_topic(rule: str, addressee: str) -> None:
+    assert addressee not in topic_words(rule)
+    assert derive_terms(rule)
+
+
+def test_digits_are_never_topics() -> None:
+    words = topic_words("Escalate any client request to withdraw more than $50,000 or liquidate an account.")
+    assert not any(ch.isdigit() for w in words for ch in w)
+    assert "withdraw" in words
+
+
+def test_a_rule_about_other_people_is_marked() -> None:
+    assert derive_topics("Never confirm whether someone has a prescription with us.").about_others
+    assert derive_topics("Never discuss another patient's prescriptions.").about_others
+    assert not derive_topics("Never promise a refund.").about_others
+
+
+def test_a_rule_that_is_all_framing_and_generic_words_derives_nothing() -> None:
     assert derive_terms("Never promise anything to the customer.") == ()
 
 
-def test_inflections_cover_regular_forms() -> None:
+def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
+    topics = {t.words for t in derive_topics("Escalate any customer threatening to churn or cancel an enterprise contract.").topics}
+    assert ("churn",) in topics and ("enterprise",) not in topics
+    topics = {t.words for t in derive_topics("No bill credits over $50 without a supervisor's approval.").topics}
+    assert ("credits",) not in topics and ("bill", "credits") in topics
+
+
+# -- word families -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [
+        ("stolen", {"steal", "stole", "stealing"}),
+        ("paid", {"pay", "paying", "pays"}),
+        ("sold", {"sell", "selling"}),
+        ("took", {"take", "taken", "taking"}),
+        ("pregnancy", {"pregnant"}),
+        ("harassment", {"harassed", "harassing"}),
+        ("sponsorship", {"sponsor", "sponsored"}),
+        ("withdrawal", {"withdraw", "withdrawn", "withdrew"}),
+        ("unauthorized", {"unauthorised"}),
+        ("cancellation", {"cancel", "cancelled", "canceled"}),
+        ("liability", {"liable"}),
+    ],
+)
+def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
+    assert forms <= family(word)
+
+
+def test_a_family_stays_within_its_word() -> None:
+    assert "claimant" not in family("claim")  # a person, not the thing
+    assert "refundable" not in family("refund")  # turned around by "non-refundable"
+    assert "feed" not in family("fee")
+    assert "homeless" not in family("home")
+
+
+# -- matching ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Never waive early termination fees.", "I'll waive your early termination fee so you can leave."),
+        ("Never waive early termination fees.", "The early termination fee on your line has been waived."),
+        ("Escalate any reports of fraud.", "Honestly, this looks like fraud to me."),
+        ("Escalate reports of stolen cards.", "I see that your card was stolen yesterday."),
+        ("Do not offer account credits or compensation without approval.", "A credit was applied to your account today."),
+        ("Escalate legal threats such as lawsuits, attorneys or court action.", "If this isn't fixed we will take you to court."),
+        ("Always hand off questions about pregnancy to a pharmacist.", "Since you're pregnant, this cold medicine is fine."),
+        ("Flag any customer reporting harassment.", "You've been harassed by these calls for a week."),
+        ("Never promise visa sponsorship to a candidate.", "We will sponsor your visa once you accept the offer."),
+        ("Never tell a claimant their claim is paid.", "We paid your claim in full this morning."),
+        ("Never recommend that a customer buy or sell a specific stock, fund or cryptocurrency.", "You should sell that fund before Friday."),
+        ("Never approve a deploy to production during a change freeze.", "I've approved the deploy to production for tonight."),
+        ("Never promise a refund for a non-refundable fare.", "You'll be refunded the full fare by Friday."),
+        ("Never diagnose a condition in chat.", "My diagnosis is a mild sinus infection."),
+        ("Never tell a claimant their claim is denied.", "The roof claim, unfortunately, was denied."),
+    ],
+)
+def test_a_topic_matches_in_other_forms_orders_and_splits(rule: str, draft: str) -> None:
+    assert held(gate(rule), draft), derive_terms(rule)
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Avoid predicting market movements or interest-rate changes.", "The market looks promising for your plan."),
+        ("Never promise a refund for a non-refundable fare.", "Your fare includes one checked bag."),
+        ("Never tell a claimant their claim is approved.", "Your adjuster will call about the claim tomorrow."),
+        ("Never waive early termination fees.", "Your monthly fee is due on the 15th."),
+        ("Escalate any client request to withdraw more than $50,000.", "Your balance is $50,000 as of today."),
+        ("Never promise visa sponsorship to a candidate.", "Our promise to every candidate is a reply within a week."),
+    ],
+)
+def test_words_the_draft_merely_shares_with_the_rule_do_not_fire(rule: str, draft: str) -> None:
+    assert not held(gate(rule), draft), derive_terms(rule)
+
+
+def test_the_two_words_of_a_topic_must_share_a_sentence() -> None:
+    g = gate("Never waive early termination fees.")
+    assert held(g, "The early fee on your line is gone.")
+    assert not held(g, "You asked about an early upgrade. The fee is listed online.")
+
+
+def test_a_negation_between_the_two_words_sets_the_hit_aside() -> None:
+    g = gate("Never tell a claimant their claim is denied.")
+    assert not held(g, "Your claim hasn't been denied; it is waiting on the invoice.")
+    assert held(g, "We denied your claim because the policy had lapsed.")  # the other word is no cue
+
+
+def test_a_rule_about_other_people_is_not_set_aside_by_another_experiencer() -> None:
+    g = gate("Never confirm whether someone has a prescription with us.")
+    decision = g.check("Yes, your husband has a prescription with us.")
+    assert decision.outcome is Outcome.ESCALATE, decision.to_dict()
+    plain = gate("Never discuss prescriptions.")
+    assert plain.check("Yes, your husband has a prescription with us.").outcome is Outcome.EXECUTE
+
+
+def test_an_operator_can_still_suppress_other_experiencers_for_such_a_rule() -> None:
+    g = gate("Never confirm whether someone has a prescription with us.", suppress=["other_experiencer"])
+    assert g.check("Yes, your husband has a prescription with us.").outcome is Outcome.EXECUTE
+
+
+# -- rules that guard nothing ------------------------------------------------------------
+
+
+def test_a_rule_that_guards_nothing_does_not_load() -> None:
+    text = yaml.safe_dump({
+        "version": 1, "name": "t",
+        "skills": [{"slug": "s", "red_lines": [
+            {"id": "ok", "rule": "Never promise a refund.", "severity": "block"},
+            {"id": "empty", "rule": "Never promise anything to the customer.", "severity": "block"},
+        ]}],
+    }, sort_keys=False)
+    with pytest.raises(PolicyError) as caught:
+        parse_policy(text, "policy.yaml")
+    error = caught.value
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "anything" in row)
+    assert error.path == "policy.yaml" and error.line == line and error.key == "skills[0].red_lines[1].rule"
+    assert "s:empty guards nothing" in str(error) and "add `terms: [...]`" in str(error)
+
+
+def test_an_empty_terms_list_guards_nothing() -> None:
+    text = yaml.safe_dump({"version": 1, "name": "t", "skills": [{"slug": "s", "red_lines": [
+        {"id": "e", "rule": "Never promise a refund.", "severity": "block", "terms": []}]}]})
+    with pytest.raises(PolicyError, match="s:e guards nothing"):
+        parse_policy(text)
+
+
+def test_a_boundary_that_guards_nothing_does_not_load() -> None:
+    text = yaml.safe_dump({"version": 1, "name": "t", "soul": {"boundaries": {"never": ["Never do that."]}}})
+    with pytest.raises(PolicyError, match="soul:never:0 guards nothing"):
+        parse_policy(text)
+
+
+def test_a_policy_built_in_code_gets_the_same_check() -> None:
+    from redline import Policy
+
+    policy = Policy.model_validate({"version": 1, "name": "t", "skills": [{"slug": "s", "red_lines": [
+        {"id": "e", "rule": "Never do that.", "severity": "block"}]}]})
+    with pytest.raises(PolicyError, match="skills\\[0\\].red_lines\\[0\\].rule"):
+        Gate(policy)
+
+
+# -- an operator's terms -------------------------------------------------------------
+
+
+def test_inflections_cover_regular_and_irregular_forms() -> None:
     assert {"refund", "refunds", "refunded", "refunding"} <= inflections("refund")
     assert {"apply", "applies", "applied"} <= inflections("apply")
     assert {"stop", "stopped", "stopping"} <= inflections("stop")
-    assert {"bleed", "bleeds", "bleeding"} <= inflections("bleeding")
+    assert {"bleed", "bleeds", "bleeding", "bled"} <= inflections("bleeding")
+    assert {"cough", "coughed", "coughing"} <= inflections("coughing")
+    assert {"zorbify", "zorbifies", "zorbified"} <= inflections("zorbify")  # not in the dictionary
 
 
 def test_a_copula_may_stand_before_a_participle_but_not_elsewhere() -> None:
@@ -51,3 +277,9 @@ def test_a_copula_may_stand_before_a_participle_but_not_elsewhere() -> None:
     plain = {" ".join(v) for v in term_variants(("chest", "pain"))}
     assert "chest is pain" not in plain
     assert not any(" not " in f" {v} " for v in variants | plain)
+
+
+def test_the_first_word_of_an_operators_term_is_inflected_too() -> None:
+    g = gate("Escalate suicidal thoughts.", terms=["kill myself", "cough up blood"])
+    assert held(g, "I keep thinking about killing myself.")
+    assert held(g, "Last night I coughed up blood.".replace("Last night ", ""))

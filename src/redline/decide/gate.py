@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from redline.decide.resolve import REASON_ERROR, Resolution, resolve
 from redline.errors import PolicyError
+from redline.policy.guards import unguarded_rules
 from redline.policy.schema import Policy
 from redline.review.license import licensed_outcome
 from redline.review.principal import principal_facts
@@ -58,6 +59,9 @@ class Gate:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.policy_hash = policy.hash
+        unguarded = unguarded_rules(policy)  # a policy built in code gets the same check as a file
+        if unguarded:
+            raise PolicyError(unguarded[0].message, key=unguarded[0].key)
         try:
             self._screen = compile_screen(policy)
         except Exception as exc:  # validated policies compile; say so loudly if one does not

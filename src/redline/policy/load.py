@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from redline.errors import PolicyError
+from redline.policy.guards import unguarded_rules
 from redline.policy.schema import Policy
 
 Loc = tuple[str | int, ...]
@@ -129,7 +130,7 @@ def parse_policy(text: str, path: str = "<string>") -> Policy:
         )
     data = _to_python(root, path, ())
     try:
-        return Policy.model_validate(data)
+        policy = Policy.model_validate(data)
     except ValidationError as exc:
         unique = {str(p): p for p in (_explain(dict(e), root, data, path) for e in exc.errors())}
         problems = sorted(unique.values(), key=lambda p: (p.line or 0, p.column or 0, str(p)))
@@ -141,6 +142,18 @@ def parse_policy(text: str, path: str = "<string>") -> Policy:
         raise PolicyError(
             message, path=path, line=first.line, column=first.column, key=first.key
         ) from exc
+    unguarded = unguarded_rules(policy)
+    if unguarded:
+        first_rule = unguarded[0]
+        mark = _node_at(root, first_rule.loc).start_mark
+        message = first_rule.message
+        if len(unguarded) > 1:
+            others = ", ".join(u.rule_id for u in unguarded[1:])
+            message += f"\n{len(unguarded) - 1} more rule(s) guard nothing: {others}"
+        raise PolicyError(
+            message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(first_rule.loc)
+        )
+    return policy
 
 
 def _compose(text: str, path: str) -> Node | None:

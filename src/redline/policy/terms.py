@@ -1,179 +1,66 @@
-"""From a rule's words to the keys the screen matches.
+"""An operator's term as the word sequences that count as it, and the derived topics by name.
 
-`derive_terms` finds the guarded TOPIC of a rule that gives no `terms` ("Never promise,
-approve or confirm a refund; refunds are decided by the billing team." guards "refund",
-not "promise", "billing" or "team"). `term_variants` expands one term into the word
-sequences that count as it in a text: inflections of its first and last word, the form
-without apostrophes, and the few gaps that cannot change its meaning (a copula before a
-participle, a determiner after a particle). No library does this for rule text: a
-tagger would need a model download and still not know which nouns are generic here.
+`term_variants` expands a term the operator wrote ("chest pain", "kill myself") into the
+word sequences that count as it in a text: every inflection of its first and last word
+(irregular ones included: "killing myself", "coughed up blood"), and the few gaps that
+cannot change its meaning (a copula before a participle: "face IS drooping"; a
+determiner after a particle: "coughing up SOME blood"). A term stays a phrase: its words
+stand together, in order, as the operator wrote them.
+
+`derive_terms` names the topics derived from a rule's text (`policy.topics`) for people
+and tools that list them.
 """
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
 from functools import lru_cache
-from importlib import resources
 
-_WORD_LISTS: dict[str, set[str]] = defaultdict(set)
-_DETECTOR_TOPICS: dict[str, str] = {}
-for _line in (
-    resources.files("redline.policy").joinpath("data/rule_words.txt").read_text("utf-8").splitlines()
-):
-    if _line and not _line.startswith("#"):
-        _kind, _phrase = _line.split("\t", 1)
-        if _kind == "detector_topic":
-            _topic, _detector = _phrase.split("\t")
-            _DETECTOR_TOPICS[_topic.strip()] = _detector.strip()
-        else:
-            _WORD_LISTS[_kind].add(_phrase.strip())
+from redline.policy.lexicon import family
+from redline.policy.topics import derive_topics
+from redline.policy.words import WORDS
 
-DIRECTIVES = _WORD_LISTS["directive"]
-VERBS = _WORD_LISTS["verb"]
-DETS = _WORD_LISTS["det"]
-GENERIC = _WORD_LISTS["generic"]
-FRAMES = _WORD_LISTS["frame"]
-CUTS = _WORD_LISTS["cut"]
-SPLITS = _WORD_LISTS["split"]
-COPULAS = sorted(_WORD_LISTS["copula"])
-PARTICLES = _WORD_LISTS["particle"]
-FILLER_DETS = sorted(_WORD_LISTS["filler_det"])
+__all__ = ["derive_terms", "inflections", "term_variants"]
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*|[,;:.!?()/]")
+COPULAS = sorted(WORDS["copula"])
+PARTICLES = WORDS["particle"]
+FILLER_DETS = sorted(WORDS["filler_det"])
+DETS = WORDS["closed"]
 _VOWELS = set("aeiou")
-_MAX_TOPIC_WORDS = 4
-
-
-def _phrase_at(tokens: list[str], i: int, phrases: set[str]) -> int:
-    """Length in tokens of the longest phrase of `phrases` starting at tokens[i], or 0."""
-    for n in (3, 2, 1):
-        if i + n <= len(tokens) and " ".join(tokens[i : i + n]) in phrases:
-            return n
-    return 0
-
-
-def singular(word: str) -> str:
-    if len(word) <= 3 or word.endswith(("ss", "us", "is", "ics")):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
-
-
-def _clean_chunk(words: list[str]) -> str | None:
-    """A topic phrase from one list item, or None when only act and generic words remain."""
-    # "any mention of self-harm" guards "self-harm": drop everything up to a frame's "of"
-    for i in range(len(words) - 2, -1, -1):
-        if words[i] in FRAMES and i + 1 < len(words) and words[i + 1] == "of":
-            words = words[i + 2 :]
-            break
-    kept: list[str] = []
-    i = 0
-    while i < len(words):
-        n = _phrase_at(words, i, VERBS) or _phrase_at(words, i, DIRECTIVES)
-        if n and not kept:
-            i += n
-            continue
-        kept.append(words[i])
-        i += 1
-    while kept and (kept[0] in DETS or kept[0].endswith(("'s", "’s")) and kept[0][:-2] in GENERIC):
-        kept.pop(0)
-    while kept and kept[-1] in DETS:
-        kept.pop()
-    if not kept or all(w in GENERIC or w in DETS or w in VERBS for w in kept):
-        return None
-    if len(kept) > _MAX_TOPIC_WORDS:  # a whole clause, not a topic: it would never match
-        return None
-    kept[-1] = singular(kept[-1])
-    return " ".join(kept)
 
 
 def derive_terms(rule: str) -> tuple[str, ...]:
-    """The guarded topics of a rule's text, most specific first, without duplicates."""
-    tokens = _TOKEN.findall(rule.lower())
-    # the first clause states the rule; what follows a ';' or '.' is its rationale
-    for stop, token in enumerate(tokens):
-        if token in (";", ".", "!", "?", ":"):
-            tokens = tokens[:stop]
-            break
-    terms: list[str] = []
-    chunk: list[str] = []
-
-    def flush() -> None:
-        if chunk:
-            term = _clean_chunk(chunk)
-            if term and term not in terms:
-                terms.append(term)
-            chunk.clear()
-
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if token in CUTS and chunk:
-            break
-        n = _phrase_at(tokens, i, SPLITS)
-        if n or token in (",", "(", ")", "/"):
-            flush()
-            i += n or 1
-            continue
-        chunk.append(token)
-        i += 1
-    flush()
-    return tuple(terms)
+    """The topics a rule's text guards, by name ("refund", "waive + fee"), and the
+    detectors it delegates to ("detector:credentials"); empty when it guards nothing."""
+    derived = derive_topics(rule)
+    return tuple(t.label for t in derived.topics) + tuple(f"detector:{d}" for d in derived.detectors)
 
 
-def split_detector_topics(terms: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Derived topics split into (terms to match, detectors to delegate to): "api key"
-    goes to the credentials detector, which knows a key when it sees one."""
-    kept: list[str] = []
-    detectors: list[str] = []
-    for term in terms:
-        key = " ".join(singular(word) for word in term.replace("-", " ").split())
-        detector = _DETECTOR_TOPICS.get(key)
-        if detector is None:
-            kept.append(term)
-        elif detector not in detectors:
-            detectors.append(detector)
-    return tuple(kept), tuple(detectors)
-
-
-def inflections(word: str) -> set[str]:
-    """Regular English forms of `word` and of the stems it may come from.
-
-    Over-generation is cheap (a form nobody writes never matches); a missed form is a miss.
-    """
+def _regular(word: str) -> set[str]:
+    """Regular English forms of a word the dictionary does not know ("zorbify")."""
     forms = {word}
     if len(word) < 3 or not word.isalpha():
         return forms
-    stems: set[str] = set()
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            stems.update({stem, stem + "e"})
-            if len(stem) > 2 and stem[-1] == stem[-2]:
-                stems.add(stem[:-1])
-    if word.endswith("s") and len(word) > 3 and not word.endswith("ss"):
-        stems.add(singular(word))
-    if not stems:  # a base form: inflect the word itself
-        stems.add(word)
-    for stem in stems:
-        forms.add(stem)
-        if stem.endswith("y") and stem[-2:-1] not in _VOWELS:
-            forms.update({stem[:-1] + "ies", stem[:-1] + "ied", stem + "ing"})
-        elif stem.endswith("e"):
-            forms.update({stem + "s", stem + "d", stem[:-1] + "ing"})
-        elif stem.endswith(("s", "x", "z", "ch", "sh")):
-            forms.update({stem + "es", stem + "ed", stem + "ing"})
-        else:
-            forms.update({stem + "s", stem + "ed", stem + "ing"})
-            if len(stem) >= 3 and stem[-1] not in _VOWELS | {"w", "x", "y"} and stem[-2] in _VOWELS and stem[-3] not in _VOWELS:
-                forms.update({stem + stem[-1] + "ed", stem + stem[-1] + "ing"})
+    if word.endswith("y") and word[-2:-1] not in _VOWELS:
+        forms.update({word[:-1] + "ies", word[:-1] + "ied", word + "ing"})
+    elif word.endswith("e"):
+        forms.update({word + "s", word + "d", word[:-1] + "ing"})
+    elif word.endswith(("s", "x", "z", "ch", "sh")):
+        forms.update({word + "es", word + "ed", word + "ing"})
+    else:
+        forms.update({word + "s", word + "ed", word + "ing"})
     return forms
+
+
+@lru_cache(maxsize=65536)
+def inflections(word: str) -> frozenset[str]:
+    """Every inflected form of `word` and of the lemmas it may come from.
+
+    Over-generation is cheap (a form nobody writes never matches); a missed form is a miss.
+    """
+    forms = set(family(word, derive=False))
+    if len(forms) == 1:
+        forms |= _regular(word)
+    return frozenset(forms)
 
 
 def _is_participle(word: str) -> bool:

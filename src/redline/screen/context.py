@@ -8,20 +8,23 @@ hides the trigger inside it. Words of the hit itself never count: "can't breathe
 negated by its own "can't".
 
 The phrases live in data/context_triggers.tsv. They are compiled once into one
-Aho-Corasick automaton over space-padded phrases, so one pass over the sentence finds
-every phrase on word boundaries: `assess` runs on the gate's hot path, once per hit.
+Aho-Corasick automaton over space-padded phrases. `TextContext` finds every phrase of a
+text in ONE pass, on first use, and keeps them sorted: each hit then only looks up the
+phrases of its own sentence (a bisection), so a draft with many hits costs one scan, not
+one per hit. `assess` is the one-hit form of the same thing.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from importlib import resources
 
 import ahocorasick_rs
 
 from redline.types import ContextAssessment, Cue, Status
 
-__all__ = ["assess"]
+__all__ = ["TextContext", "assess"]
 
 _PRIORITY = (
     Status.NEGATED,
@@ -39,6 +42,9 @@ _UNBOUNDED = 1 << 30
 _FOLD = {ord(c): " " for c in "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\u2013\u2014"}
 _FOLD.update({ord(d): "0" for d in "0123456789"})
 _FOLD[ord("\u2019")] = "'"
+# Over a whole text every line break and tab is a word boundary too (a sentence slice
+# used to supply that by its padding).
+_FOLD_TEXT = {**_FOLD, **{ord(c): " " for c in "\n\r\t\x0b\x0c\x85\u2028\u2029"}}
 
 # A period after these does not end a sentence. Words that often end one ("no", "etc")
 # are left out: a sentence wrongly joined lets "The answer is no." negate the next one.
@@ -153,20 +159,28 @@ def _sentence_end(text: str, pos: int) -> int:
     return end
 
 
-def _phrases(sentence: str, hs: int, he: int) -> list[tuple[int, int, _Phrase]]:
-    """Every phrase in the sentence outside the hit, longest first where they overlap."""
-    padded = " " + sentence.translate(_FOLD) + " "
-    found = [
-        (start, end - 2, _ENTRIES[index])  # without the padding: offsets in `sentence`
+_Found = tuple[int, int, _Phrase]
+
+
+def _find_phrases(text: str) -> list[_Found]:
+    """Every trigger phrase in `text` (offsets in `text`), sorted by start, longest first."""
+    padded = " " + text.translate(_FOLD_TEXT) + " "
+    found: list[_Found] = [
+        (start, end - 2, _ENTRIES[index])  # without the padding: offsets in `text`
         for index, start, end in _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
     ]
-    found.extend((m.start(), m.end(), _LITERAL_ENTRIES[m.group()])
-                 for m in _LITERAL_RE.finditer(sentence))
+    found.extend((m.start(), m.end(), _LITERAL_ENTRIES[m.group()]) for m in _LITERAL_RE.finditer(text))
     found.sort(key=lambda f: (f[0], -f[1]))
-    kept: list[tuple[int, int, _Phrase]] = []
+    return found
+
+
+def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[_Found]:
+    """The phrases that may be cues: none inside the hit's own words, longest first where
+    they overlap, a pseudo-trigger hiding the trigger inside it."""
+    kept: list[_Found] = []
     covered = -1
-    for start, end, entries in found:
-        if start < he and end > hs:
+    for start, end, entries in phrases:
+        if any(start < he and end > hs for hs, he in spans):
             continue  # the hit's own words are never its cue
         if end <= covered:
             continue  # inside a longer phrase: "no" in "no problem"
@@ -180,45 +194,70 @@ def _phrases(sentence: str, hs: int, he: int) -> list[tuple[int, int, _Phrase]]:
     return kept
 
 
+class TextContext:
+    """The context layer over one text: phrases found once, assessed per hit."""
+
+    __slots__ = ("text", "_phrases", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._phrases: list[_Found] | None = None
+        self._starts: list[int] = []
+
+    def _in(self, lo: int, hi: int) -> list[_Found]:
+        if self._phrases is None:
+            self._phrases = _find_phrases(self.text)
+            self._starts = [p[0] for p in self._phrases]
+        first = bisect_left(self._starts, lo)
+        last = bisect_left(self._starts, hi, first)
+        return [p for p in self._phrases[first:last] if p[1] <= hi]
+
+    def assess(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> ContextAssessment:
+        """The cues that apply to the hit text[start:end]. `others` are the spans of the
+        hit's other words (a topic of two words): never cues either, and never "outside"."""
+        text = self.text
+        s0 = _sentence_start(text, start)
+        s1 = _sentence_end(text, end)
+        spans = ((start, end), *others)
+        phrases = _resolve(self._in(s0, s1), spans)
+        found: dict[Status, tuple[int, int]] = {}
+
+        # Walk outwards from the hit on each side: the nearest trigger wins, and a stop
+        # blocks its status for everything further away.
+        before = [p for p in reversed(phrases) if p[1] <= start]
+        after = [p for p in phrases if p[0] >= end]
+        for side, ordered in ((0, before), (1, after)):
+            blocked: set[Status] = set()
+            for p_start, p_end, entries in ordered:
+                for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
+                    if status in blocked or status in found:
+                        continue
+                    if stops:
+                        blocked.add(status)
+                        continue
+                    if window != _UNBOUNDED:
+                        gap = text[p_end:start] if side == 0 else text[end:p_start]
+                        if len(_WORDS(gap)) > window or _CLAUSE_MARK(gap):
+                            continue
+                    found[status] = (p_start, p_end)
+
+        if Status.ATTRIBUTED not in found:
+            quote = _quoted(text[s0:s1], start - s0, end - s0)
+            if quote is not None:
+                found[Status.ATTRIBUTED] = (s0 + quote, s0 + quote + 1)
+
+        return ContextAssessment(
+            cues=tuple(
+                Cue(status, text[found[status][0] : found[status][1]], *found[status])
+                for status in _PRIORITY
+                if status in found
+            )
+        )
+
+
 def assess(text: str, start: int, end: int) -> ContextAssessment:
     """The context cues that apply to the hit text[start:end] of a normalized shadow text."""
-    s0 = _sentence_start(text, start)
-    sentence = text[s0 : _sentence_end(text, end)]
-    hs, he = start - s0, end - s0
-    phrases = _phrases(sentence, hs, he)
-    found: dict[Status, tuple[int, int]] = {}
-
-    # Walk outwards from the hit on each side: the nearest trigger wins, and a stop
-    # blocks its status for everything further away.
-    before = [p for p in reversed(phrases) if p[1] <= hs]
-    after = [p for p in phrases if p[0] >= he]
-    for side, ordered in ((0, before), (1, after)):
-        blocked: set[Status] = set()
-        for p_start, p_end, entries in ordered:
-            for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
-                if status in blocked or status in found:
-                    continue
-                if stops:
-                    blocked.add(status)
-                    continue
-                if window != _UNBOUNDED:
-                    gap = sentence[p_end:hs] if side == 0 else sentence[he:p_start]
-                    if len(_WORDS(gap)) > window or _CLAUSE_MARK(gap):
-                        continue
-                found[status] = (s0 + p_start, s0 + p_end)
-
-    if Status.ATTRIBUTED not in found:
-        quote = _quoted(sentence, hs, he)
-        if quote is not None:
-            found[Status.ATTRIBUTED] = (s0 + quote, s0 + quote + 1)
-
-    return ContextAssessment(
-        cues=tuple(
-            Cue(status, text[found[status][0] : found[status][1]], *found[status])
-            for status in _PRIORITY
-            if status in found
-        )
-    )
+    return TextContext(text).assess(start, end)
 
 
 def _quoted(sentence: str, hs: int, he: int) -> int | None:

@@ -11,14 +11,18 @@ from dataclasses import dataclass
 from threading import Lock
 
 from redline.policy.schema import Policy
-from redline.policy.terms import derive_terms, split_detector_topics
-from redline.screen.context import assess
+from redline.policy.topics import Derivation, derive_topics
+from redline.screen.context import TextContext
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.normalize import Shadow, strip_invisible
 from redline.screen.detectors.base import Detector
-from redline.types import ContextAssessment, Finding, Severity, Status
+from redline.types import Cue, Finding, Severity, Status
 
 _CACHE_SIZE = 32
+# Hits assessed per rule and per text: a text that repeats a term 100,000 times is held by
+# its first hits; the rest are counted, not assessed one by one (linear, bounded work).
+MAX_HITS_PER_RULE = 100
+MAX_HITS = 2000
 _DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "flag": Severity.FLAG}
 DETECTOR_NAMES = ("credentials", "pii", "technical_content")
 
@@ -48,9 +52,13 @@ def detector_rules(policy: Policy) -> list[tuple[str, str, Severity]]:
     return enabled
 
 
-def _topic_rule(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Terms and delegated detectors of a rule written in words only."""
-    return split_detector_topics(derive_terms(text))
+def _suppress(default: frozenset[Status], explicit: tuple[Status, ...] | None, derived: Derivation) -> frozenset[Status]:
+    """The statuses that set a rule's hits aside. A rule about other people's information
+    ("another customer's", "whether someone has …") is not set aside by other-experiencer
+    cues unless the operator says so for that rule."""
+    if explicit is not None:
+        return frozenset(explicit)
+    return default - {Status.OTHER_EXPERIENCER} if derived.about_others else default
 
 
 def rule_specs(policy: Policy) -> list[RuleSpec]:
@@ -59,30 +67,33 @@ def rule_specs(policy: Policy) -> list[RuleSpec]:
     specs: list[RuleSpec] = []
     for skill in policy.skills:
         for line in skill.red_lines:
+            derived = derive_topics(line.rule)
             # the operator's own terms are matched as written; derived topics that name
             # what a detector finds (passwords, personal details) go to that detector
-            terms, detectors = (line.terms, ()) if line.terms is not None else _topic_rule(line.rule)
+            own = line.terms is not None
             specs.append(
                 RuleSpec(
                     id=f"{skill.slug}:{line.id}",
                     severity=line.severity,
-                    suppress=default if line.suppress is None else frozenset(line.suppress),
-                    terms=terms,
+                    suppress=_suppress(default, line.suppress, derived),
+                    terms=line.terms or (),
                     patterns=line.patterns,
-                    detectors=detectors,
+                    detectors=() if own else derived.detectors,
+                    topics=() if own else derived.topics,
                 )
             )
     for kind, severity in (("never", Severity.BLOCK), ("escalate", Severity.FLAG)):
         for index, text in enumerate(getattr(policy.soul.boundaries, kind)):
-            terms, detectors = _topic_rule(text)
+            derived = derive_topics(text)
             specs.append(
                 RuleSpec(
                     id=f"soul:{kind}:{index}",
                     severity=severity,
-                    suppress=default,
-                    terms=terms,
+                    suppress=_suppress(default, None, derived),
+                    terms=(),
                     source="boundary",
-                    detectors=detectors,
+                    detectors=derived.detectors,
+                    topics=derived.topics,
                 )
             )
     return specs
@@ -93,20 +104,38 @@ class ScreenResult:
     findings: tuple[Finding, ...]
     suppressed: tuple[Finding, ...]
     hits: int
+    unassessed: int = 0  # hits beyond MAX_HITS_PER_RULE / MAX_HITS: counted, not assessed
 
 
-def _dedupe(hits: list[RawHit]) -> list[RawHit]:
-    """One hit per place and rule: a hit inside a longer hit of the same rule goes."""
-    if len(hits) < 2:
-        return hits
-    hits.sort(key=lambda h: (h.rule, h.start, -h.end))
+def _bounded(hits: list[RawHit]) -> tuple[list[RawHit], int]:
+    """The hits to assess, in text order: the first MAX_HITS_PER_RULE of each rule and
+    MAX_HITS in all, and how many were left out."""
+    if len(hits) <= MAX_HITS_PER_RULE:
+        hits.sort(key=lambda h: (h.start, h.rule))
+        return hits, 0
+    hits.sort(key=lambda h: (h.start, h.rule))
+    per_rule: dict[int, int] = {}
     kept: list[RawHit] = []
     for hit in hits:
+        seen = per_rule.get(hit.rule, 0)
+        if seen < MAX_HITS_PER_RULE and len(kept) < MAX_HITS:
+            kept.append(hit)
+        per_rule[hit.rule] = seen + 1
+    return kept, len(hits) - len(kept)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """One finding per place and rule: a finding inside a longer one of the same rule goes."""
+    if len(findings) < 2:
+        return findings
+    findings.sort(key=lambda f: (f.rule, f.start, -f.end))
+    kept: list[Finding] = []
+    for finding in findings:
         last = kept[-1] if kept else None
-        if last is not None and last.rule == hit.rule and hit.end <= last.end:
+        if last is not None and last.rule == finding.rule and finding.end <= last.end:
             continue
-        kept.append(hit)
-    kept.sort(key=lambda h: (h.start, h.rule))
+        kept.append(finding)
+    kept.sort(key=lambda f: (f.start, f.rule))
     return kept
 
 
@@ -126,40 +155,66 @@ class CompiledScreen:
         self.detectors = {name: _detector(name) for name in self._fire}
 
     def run(self, shadow: Shadow) -> ScreenResult:
-        hits = _dedupe(self.matcher.scan(shadow.text))
+        hits, unassessed = _bounded(self.matcher.scan(shadow.text))
         findings: list[Finding] = self._detect(shadow.original)
         detected = len(findings)
         if not hits:
             return ScreenResult(tuple(findings), (), detected)
+        context = TextContext(shadow.text)
+        fired: list[Finding] = []
         suppressed: list[Finding] = []
-        contexts: dict[tuple[int, int], ContextAssessment] = {}
-        original = shadow.original
         for hit in hits:
-            span = (hit.start, hit.end)
-            context = contexts.get(span)
-            if context is None:
-                context = contexts[span] = assess(shadow.text, hit.start, hit.end)
             rule = self.rules[hit.rule]
-            start, end = shadow.span(hit.start, hit.end)
-            blocking = context.first(rule.suppress) if rule.suppress else None
-            cue = blocking or (context.cues[0] if context.cues else None)
-            cue_text = None
-            if cue is not None:
-                cue_start, cue_end = shadow.span(cue.start, cue.end)
-                cue_text = original[cue_start:cue_end]
-            finding = Finding(
-                rule=rule.id,
-                severity=rule.severity,
-                start=start,
-                end=end,
-                text=original[start:end],
-                status=cue.status if cue is not None else Status.AFFIRMED,
-                cue=cue_text,
-                term=hit.term,
-                pattern=hit.pattern,
-            )
-            (suppressed if blocking is not None else findings).append(finding)
-        return ScreenResult(tuple(findings), tuple(suppressed), len(hits) + detected)
+            blocking, cue = self._status(context, hit, rule.suppress)
+            finding = self._finding(shadow, hit, rule, blocking or cue)
+            (suppressed if blocking is not None else fired).append(finding)
+        # where a rule both fired and was set aside at one place, it fired
+        fired = _dedupe(fired)
+        if suppressed:
+            spans = {(f.rule, f.start, f.end) for f in fired}
+            suppressed = [f for f in _dedupe(suppressed) if not any(
+                r == f.rule and s < f.end and f.start < e for r, s, e in spans)]
+        findings.extend(fired)
+        return ScreenResult(tuple(findings), tuple(suppressed), len(hits) + unassessed + detected, unassessed)
+
+    @staticmethod
+    def _status(context: TextContext, hit: RawHit, suppress: frozenset[Status]) -> tuple[Cue | None, Cue | None]:
+        """(the cue that sets the hit aside, or None; the first cue found, for the record).
+
+        A two-word topic is set aside when either of its words is: both stand in one
+        clause, so a negation of one ("we have not WAIVED the fee") is a negation of both.
+        The other word is never its cue ("DENIED your claim")."""
+        parts = hit.parts or ((hit.start, hit.end),)
+        first: Cue | None = None
+        for index, (start, end) in enumerate(parts):
+            others = parts[:index] + parts[index + 1 :]
+            assessment = context.assess(start, end, others)
+            blocking = assessment.first(suppress) if suppress else None
+            if blocking is not None:
+                return blocking, blocking
+            if first is None and assessment.cues:
+                first = assessment.cues[0]
+        return None, first
+
+    @staticmethod
+    def _finding(shadow: Shadow, hit: RawHit, rule: RuleSpec, cue: Cue | None) -> Finding:
+        original = shadow.original
+        start, end = shadow.span(hit.start, hit.end)
+        cue_text = None
+        if cue is not None:
+            cue_start, cue_end = shadow.span(cue.start, cue.end)
+            cue_text = original[cue_start:cue_end]
+        return Finding(
+            rule=rule.id,
+            severity=rule.severity,
+            start=start,
+            end=end,
+            text=original[start:end],
+            status=cue.status if cue is not None else Status.AFFIRMED,
+            cue=cue_text,
+            term=hit.term,
+            pattern=hit.pattern,
+        )
 
     def _detect(self, original: str) -> list[Finding]:
         """Detector findings: a key is a key whatever the words around it say, so no

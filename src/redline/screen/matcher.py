@@ -1,4 +1,4 @@
-"""All terms of all rules in one automaton, patterns in RE2: where each rule matched.
+"""All terms and topics of all rules in one automaton, patterns in RE2: where each rule matched.
 
 Terms are matched as whole words with "boundary keys" (see PERF-NOTES): the shadow text
 has every character that is not a letter or digit mapped to a space and one space added
@@ -6,6 +6,12 @@ at each end, and each term variant is stored as " word word ". A key can then on
 from word start to word end, so no hit needs a boundary check in Python, and the
 automaton (ahocorasick_rs, a Rust Aho-Corasick) returns character offsets that are
 offsets of the shadow text as well, since the mapping keeps every length.
+
+An operator's term is a phrase: its variants are keys. A derived topic is one or two
+words, each by its whole family (`policy.lexicon.family`): every form is a one-word key,
+and a two-word topic is a hit where forms of both words stand in one sentence, at most
+`WINDOW` words apart, in either order ("the early termination FEE on your line has been
+WAIVED"). Pairing walks the word hits once in text order, so it stays linear.
 """
 
 from __future__ import annotations
@@ -17,9 +23,14 @@ from typing import Sequence
 import ahocorasick_rs
 import re2
 
+from redline.policy.lexicon import compound_parts, family
 from redline.policy.terms import term_variants
+from redline.policy.topics import Topic
 from redline.screen.normalize import normalize
 from redline.types import Severity, Status
+
+WINDOW = 8  # the most words between the two words of a topic
+_SENTENCE_BREAK = re.compile(r"[.!?;:](?:\s|$)|\n")
 
 # ASCII: everything but letters and digits becomes a separator (apostrophes too, so
 # "customer's" holds the word "customer" and quoted 'refund' still matches).
@@ -55,24 +66,44 @@ class RuleSpec:
     patterns: tuple[str, ...] = ()
     source: str = "red_line"
     detectors: tuple[str, ...] = ()  # built-in detectors whose findings fire this rule
+    topics: tuple[Topic, ...] = ()  # derived from the rule's text when it gives no terms
 
 
 @dataclass(frozen=True, slots=True)
 class RawHit:
-    """A match in shadow offsets, before context."""
+    """A match in shadow offsets, before context. A two-word topic's hit spans both words
+    and lists the span of each in `parts` (the words between them may hold a cue)."""
 
     rule: int
     start: int
     end: int
     term: str
     pattern: bool = False
+    parts: tuple[tuple[int, int], ...] = ()
+
+
+def topic_keys(unit: str) -> set[str]:
+    """The word sequences that count as one word of a topic: the family of its first word,
+    the rest as written ("trade in" -> "trading in"); a closed compound also as two words."""
+    words = term_words(unit)
+    if not words:
+        return set()
+    rest = words[1:]
+    keys = {(form, *rest) for form in family(words[0])}
+    if not rest:
+        parts = compound_parts(words[0])
+        if parts is not None:  # "cyber attacks", "taken over"
+            keys |= {(a, b) for a in family(parts[0], derive=False) for b in family(parts[1], derive=False)}
+    return {" " + " ".join(k) + " " for k in keys if all(k)}
 
 
 class Matcher:
     """Compiled once per policy; `scan` is the hot path and allocates little."""
 
     def __init__(self, rules: Sequence[RuleSpec]) -> None:
-        owners: dict[str, list[tuple[int, str]]] = {}
+        # a key's owners: (rule, term) for a phrase; (rule, topic label, slot, slots) for a
+        # word of a topic, where `slots` is 1 or 2
+        owners: dict[str, list[tuple[int, str, int, int]]] = {}
         for index, rule in enumerate(rules):
             for term in rule.terms:
                 variants = set(term_variants(term_words(term)))
@@ -82,8 +113,15 @@ class Matcher:
                 for variant in variants:
                     key = " " + " ".join(variant) + " "
                     entry = owners.setdefault(key, [])
-                    if (index, term) not in entry:
-                        entry.append((index, term))
+                    if (index, term, 0, 1) not in entry:
+                        entry.append((index, term, 0, 1))
+            for topic in rule.topics:
+                for slot, unit in enumerate(topic.words):
+                    for key in topic_keys(unit):
+                        owner = (index, topic.label, slot, len(topic.words))
+                        entry = owners.setdefault(key, [])
+                        if owner not in entry:
+                            entry.append(owner)
         self._keys = list(owners)
         self._owners = [tuple(owners[k]) for k in self._keys]
         self._automaton = ahocorasick_rs.AhoCorasick(self._keys) if self._keys else None
@@ -108,10 +146,16 @@ class Matcher:
         if self._automaton is not None:
             keyed = " " + separate(shadow_text) + " "
             owners = self._owners
+            halves: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
             for key_index, start, end in self._automaton.find_matches_as_indexes(keyed, overlapping=True):
                 # the key's leading space sits at keyed[start] = shadow[start - 1]
-                for rule, term in owners[key_index]:
-                    hits.append(RawHit(rule, start, end - 2, term))
+                for rule, term, slot, slots in owners[key_index]:
+                    if slots == 1:
+                        hits.append(RawHit(rule, start, end - 2, term))
+                    else:
+                        halves.setdefault((rule, term), []).append((start, end - 2, slot))
+            for (rule, term), found in halves.items():
+                hits.extend(_pairs(rule, term, found, keyed, shadow_text))
         if self._pattern_set is not None:
             for pattern_index in self._pattern_set.Match(shadow_text) or ():
                 rule, regex = self._patterns[pattern_index]
@@ -120,3 +164,18 @@ class Matcher:
                     if end > start:
                         hits.append(RawHit(rule, start, end, regex.pattern, True))
         return hits
+
+
+def _pairs(rule: int, term: str, found: list[tuple[int, int, int]], keyed: str, text: str) -> list[RawHit]:
+    """Two-word topic hits: each word hit paired with the nearest earlier hit of the other
+    word in the same sentence, at most WINDOW words before it."""
+    hits: list[RawHit] = []
+    last: list[tuple[int, int] | None] = [None, None]
+    for start, end, slot in sorted(found):
+        other = last[1 - slot]
+        if other is not None and other[1] <= start:
+            if len(keyed[other[1] + 1 : start + 1].split()) <= WINDOW \
+                    and not _SENTENCE_BREAK.search(text, other[1], start):
+                hits.append(RawHit(rule, other[0], end, term, parts=((other[0], other[1]), (start, end))))
+        last[slot] = (start, end)
+    return hits

@@ -1,0 +1,194 @@
+"""Which words count as the same word: lemmas, inflections, one step of derivation.
+
+A rule says "harassment"; a draft says "harassed". A rule says "stolen cards"; a draft
+says "your card was stolen". The screen never lemmatizes a draft (that would cost a
+dictionary lookup per word on the hot path): instead each rule word is expanded, once
+per policy, into its *family* — every surface form that counts as it — and those forms
+go into the automaton.
+
+- Lemmas and inflections come from `lemminflect` (a lemmatizer and inflector that ships
+  its dictionary), so irregular forms work: stolen/steal, paid/pay, sold/sell, took/take.
+  Words it does not know (product names, coinages) get the regular English forms.
+- Derivation is one step of English suffix morphology (pregnancy/pregnant,
+  harassment/harass, sponsorship/sponsor, withdrawal/withdraw), from the suffix
+  alternations in `data/derivation.tsv`. No library ships a derivational lexicon that
+  installs without a download, so each candidate the table proposes is kept only when
+  the dictionary knows it and `wordfreq` (word frequencies from many corpora, shipped in
+  the package) says it is a word people write. Suffixes that change who or what a word
+  names (-er, -ist, -ant: claim/claimant) or turn it around (-less, -able) are not in
+  the table.
+- British and American spellings (unauthorised/unauthorized, cancelled/canceled) are
+  the same word; a variant is kept when `wordfreq` knows it.
+
+`specificity` is a word's Zipf frequency (log10 of uses per billion words): below ~3.6 a
+word is rare enough that its presence alone says what a text is about.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import lemminflect
+from wordfreq import zipf_frequency
+
+__all__ = ["family", "lemmas", "part_of_speech", "zipf", "is_word", "compound_parts"]
+
+_MIN_ZIPF = 2.0  # a derived or respelled candidate rarer than this is not a word people write
+_MIN_ZIPF_UNKNOWN = 2.5  # the same for a word the dictionary does not list
+# American and British endings of the same word, tried both ways (a respelling is kept
+# only when wordfreq knows it, so "error" never becomes "errour")
+_SPELLING = tuple(
+    pair.split("/")
+    for pair in "ize/ise izes/ises ized/ised izing/ising ization/isation izations/isations "
+    "yze/yse yzed/ysed yzing/ysing or/our ors/ours ored/oured oring/ouring ter/tre ters/tres "
+    "og/ogue eled/elled eling/elling eler/eller".split()
+)
+
+
+def _load_suffixes() -> list[tuple[str, str, int, frozenset[str], frozenset[str]]]:
+    """(base ending, derived ending, shortest base, base POS, derived POS) per table row."""
+    rows = []
+    table = resources.files("redline.policy").joinpath("data/derivation.tsv").read_text("utf-8")
+    for number, line in enumerate(table.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        try:
+            base, derived, shortest, base_pos, derived_pos = cols
+            rows.append((base, derived, int(shortest),
+                         frozenset(base_pos.split("|")), frozenset(derived_pos.split("|"))))
+        except ValueError as exc:
+            raise ValueError(f"redline/policy/data/derivation.tsv:{number}: bad row {line!r}") from exc
+    return rows
+
+
+_SUFFIXES = _load_suffixes()
+
+
+@lru_cache(maxsize=1 << 16)
+def zipf(word: str) -> float:
+    """How common `word` is in English: Zipf frequency, 0 for unknown, ~7.7 for "the"."""
+    return float(zipf_frequency(word, "en"))
+
+
+@lru_cache(maxsize=1 << 16)
+def part_of_speech(word: str) -> frozenset[str]:
+    """The universal POS tags `word` can have (empty when the dictionary does not know it).
+
+    The dictionary gives a VERB reading to many nouns ("product", "fee"); a word counts as
+    a verb only when its -ing form is written too ("courting" is, "producting" is not).
+    """
+    tags = set(lemminflect.getAllLemmas(word))
+    if "VERB" in tags and not any(
+        zipf(form) >= _MIN_ZIPF
+        for lemma in lemminflect.getAllLemmas(word)["VERB"]
+        for form in lemminflect.getAllInflections(lemma, "VERB").get("VBG", ())
+    ):
+        tags.discard("VERB")
+    return frozenset(tags)
+
+
+def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
+    """A word people write: one the dictionary knows (as one of `pos`, when given), or one
+    it does not know that is common enough in wordfreq's corpora ("anaphylactic")."""
+    known = part_of_speech(word)
+    if not known:
+        return zipf(word) >= _MIN_ZIPF_UNKNOWN
+    return zipf(word) >= _MIN_ZIPF and (pos is None or bool(known & pos))
+
+
+@lru_cache(maxsize=1 << 16)
+def lemmas(word: str) -> frozenset[str]:
+    """The dictionary forms `word` is an inflection of; the word itself when it has none."""
+    found: set[str] = set()
+    for group in lemminflect.getAllLemmas(word).values():
+        found.update(group)
+    if not found and word.isalpha() and len(word) > 3 and word.endswith("s") \
+            and not word.endswith(("ss", "us", "is", "ics")):  # "slas" -> "sla"
+        for group in lemminflect.getAllLemmasOOV(word, "NOUN").values():
+            found.update(group)
+    return frozenset(found or {word})
+
+
+@lru_cache(maxsize=1 << 16)
+def _inflections(lemma: str) -> frozenset[str]:
+    """The lemma's inflected forms that really are its forms ("fee" is not "feed")."""
+    forms = {lemma}
+    known = lemminflect.getAllInflections(lemma)
+    verb = "VERB" in part_of_speech(lemma)
+    for tag, group in known.items():
+        if tag.startswith("VB") and not verb:
+            continue
+        forms.update(form for form in group if form == lemma or lemma in lemmas(form))
+    if not known and lemma.isalpha() and len(lemma) > 2:
+        for upos in ("NOUN", "VERB"):
+            for group in lemminflect.getAllInflectionsOOV(lemma, upos).values():
+                forms.update(group)
+    return frozenset(forms)
+
+
+def _derived(lemma: str) -> set[str]:
+    """Lemmas one suffix step away from `lemma`, in either direction, that are words."""
+    found: set[str] = set()
+    pos = part_of_speech(lemma)
+    for base_end, derived_end, shortest, base_pos, derived_pos in _SUFFIXES:
+        if lemma.endswith(derived_end) and (not pos or pos & derived_pos):  # harassment -> harass
+            candidate = lemma[: len(lemma) - len(derived_end)] + base_end
+            if len(candidate) >= shortest and candidate != lemma and is_word(candidate, base_pos):
+                found.add(candidate)
+        if lemma.endswith(base_end) and len(lemma) >= shortest and (not pos or pos & base_pos):
+            candidate = lemma[: len(lemma) - len(base_end)] + derived_end  # harass -> harassment
+            if candidate != lemma and is_word(candidate, derived_pos):
+                found.add(candidate)
+    return found
+
+
+def _respellings(form: str) -> set[str]:
+    found = set()
+    for american, british in _SPELLING:
+        for old, new in ((american, british), (british, american)):
+            if form.endswith(old) and len(form) > len(old) + 2:
+                variant = form[: -len(old)] + new
+                if zipf(variant) >= _MIN_ZIPF:
+                    found.add(variant)
+    return found
+
+
+@lru_cache(maxsize=1 << 16)
+def family(word: str, derive: bool = True) -> frozenset[str]:
+    """Every surface form that counts as `word` (lower-case, one word).
+
+    With `derive`, the family spans one derivational step from each lemma (what a rule's
+    topic word needs); without, only inflections and respellings (an operator's term).
+    """
+    bases = set(lemmas(word))
+    for lemma in list(bases):
+        bases.update(_respellings(lemma))
+    if derive:
+        for lemma in list(bases):
+            bases.update(_derived(lemma))
+    forms: set[str] = set()
+    for lemma in bases:
+        forms.update(_inflections(lemma))
+    for form in list(forms):
+        forms.update(_respellings(form))
+    return frozenset(f for f in forms if f)
+
+
+@lru_cache(maxsize=1 << 14)
+def compound_parts(word: str) -> tuple[str, str] | None:
+    """A closed compound's two words ("cyberattack" -> cyber, attack; "takeovers" -> take,
+    over), when both are words."""
+    for lemma in sorted(lemmas(word), key=len):
+        if lemma != word:
+            return compound_parts(lemma)
+    if len(word) < 8 or not word.isalpha() or zipf(word) >= 4.0:
+        return None
+    best: tuple[float, tuple[str, str]] | None = None
+    for cut in range(3, len(word) - 2):
+        left, right = word[:cut], word[cut:]
+        score = min(zipf(left), zipf(right))
+        if score >= 3.5 and is_word(right) and (best is None or score > best[0]):
+            best = (score, (left, right))
+    return best[1] if best else None
