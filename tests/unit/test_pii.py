@@ -19,8 +19,13 @@ DETECTOR = PiiDetector()
 
 
 def found(text: str, detector: PiiDetector = DETECTOR) -> list[tuple[str, str]]:
-    """(entity, the text of its span) for every detection."""
-    return [(d.entity, text[d.start : d.end]) for d in detector.detect(text)]
+    """(entity, the text of its span) for every detection that fires (weak ones left out)."""
+    return [(d.entity, text[d.start : d.end]) for d in detector.detect(text) if not d.weak]
+
+
+def weak(text: str) -> list[tuple[str, str]]:
+    """(entity, span text) of the weak detections: reported, never firing."""
+    return [(d.entity, text[d.start : d.end]) for d in DETECTOR.detect(text) if d.weak]
 
 
 def only(text: str) -> Detection:
@@ -77,11 +82,14 @@ def test_email_address_of_the_legal_team_fires_without_the_full_stop() -> None:
         "UUID 123e4567-e89b-12d3-a456-426614174000, MAC 00:1A:2B:3C:4D:5E.",
         "std::vector<int> and Foo::Bar are C++, 12:30:45 is a time.",
         "The retina image is icon@2x.png.",
-        "Send it to the office at 370 3911 Fourth Avenue.",
     ],
 )
 def test_ordinary_support_text_does_not_fire(text: str) -> None:
     assert found(text) == []
+
+
+def test_a_house_number_before_a_street_is_an_address_not_a_phone_number() -> None:
+    assert found("Send it to the office at 370 3911 Fourth Avenue.") == [("STREET_ADDRESS", "3911 Fourth Avenue")]
 
 
 # --- phone numbers --------------------------------------------------------------------
@@ -256,6 +264,12 @@ def test_dotted_numbers_that_are_no_ones_address_do_not_fire(text: str) -> None:
     assert found(text) == []
 
 
+@pytest.mark.parametrize("address", ["127.0.0.1", "0.0.0.0", "169.254.169.254", "::1", "fe80::1", "ff02::1",
+                                     "255.255.255.255", "::ffff:127.0.0.1"])
+def test_addresses_that_reach_no_one_are_reported_weak_for_redaction(address: str) -> None:
+    assert weak(f"it listens on {address} only") == [("IP_ADDRESS", address)]
+
+
 # --- email ----------------------------------------------------------------------------
 
 
@@ -333,12 +347,14 @@ def test_benchmark_sample_is_found_with_precision_and_recall_over_ninety_percent
     gold_total = gold_hit = pred_total = pred_hit = 0
     for row in rows:
         text = row["full_text"]
+        # STREET_ADDRESS is labelled in pieces there (a bare ZIP, `Suite 464`): it has its
+        # own benchmark (benchmarks/address_bench.py)
         gold = [
             (s["start_position"], s["end_position"], s["entity_type"])
             for s in row["spans"]
-            if s["entity_type"] in ENTITIES
+            if s["entity_type"] in ENTITIES and s["entity_type"] != "STREET_ADDRESS"
         ]
-        pred = [(d.start, d.end, d.entity) for d in DETECTOR.detect(text)]
+        pred = [(d.start, d.end, d.entity) for d in DETECTOR.detect(text) if not d.weak and d.entity != "STREET_ADDRESS"]
         for start, end, entity in pred:
             assert text[start:end] == text[start:end].strip()
         gold_total += len(gold)

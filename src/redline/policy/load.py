@@ -26,7 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from redline.errors import PolicyError
 from redline.policy.guards import unguarded_rules
-from redline.policy.schema import Policy
+from redline.policy.schema import SHAPE_TAGS, Policy
 
 Loc = tuple[str | int, ...]
 
@@ -243,7 +243,8 @@ def _to_python(node: Node, path: str, loc: Loc, active: frozenset[int] = frozens
 
 def _explain(err: dict[str, Any], root: Node, data: Any, path: str) -> PolicyError:
     """One pydantic error as a located message with the value and the fix."""
-    kind, loc, value = err["type"], tuple(err["loc"]), err.get("input")
+    kind, value = err["type"], err.get("input")
+    loc = tuple(part for part in err["loc"] if part not in SHAPE_TAGS)  # a union's tag is no key
     pinpointed = _pinpoint(loc, root, data) if kind == "value_error" else None
     if pinpointed:
         loc, message = pinpointed
@@ -259,6 +260,7 @@ def _explain(err: dict[str, Any], root: Node, data: Any, path: str) -> PolicyErr
         name = str(loc[-1])
         node = _node_at(root, loc, want_key=True)
         model = _unwrap(_annotation(loc[:-1]))
+        model = next((m for m in _members(model) if _is_model(m)), model)  # the mapping form of a union
         allowed = list(model.model_fields) if _is_model(model) else []
         close = difflib.get_close_matches(name, allowed, n=1)
         hint = f"did you mean `{close[0]}`? " if close else ""
@@ -382,9 +384,20 @@ def _annotation(loc: Loc) -> Any:
             tp = get_args(tp)[0]
         elif isinstance(part, str) and _is_model(tp) and part in tp.model_fields:
             tp = tp.model_fields[part].annotation
+        elif isinstance(part, str) and (model := _member_with(tp, part)) is not None:
+            tp = model.model_fields[part].annotation  # `pii: {action: …}`: the mapping form
         else:
             return None
     return tp
+
+
+def _members(tp: Any) -> tuple[Any, ...]:
+    return tuple(_unwrap(a) for a in get_args(tp)) if get_origin(tp) in (Union, types.UnionType) else ()
+
+
+def _member_with(tp: Any, field: str) -> Any:
+    """The model among a union's members that has `field`, or None."""
+    return next((m for m in _members(tp) if _is_model(m) and field in m.model_fields), None)
 
 
 def _unwrap(tp: Any) -> Any:
@@ -405,6 +418,9 @@ def _is_model(tp: Any) -> bool:
 
 def _choices(tp: Any) -> str:
     tp = _unwrap(tp)
+    literal = next((m for m in _members(tp) if get_origin(m) is Literal), None)
+    if literal is not None:
+        tp = literal  # `pii: escalate | {action, allow}`: the plain form's choices
     if get_origin(tp) is Literal:
         return " | ".join(str(v) for v in get_args(tp))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from typing import Annotated, Any, Literal
 
 import re2
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from redline.types import Severity, Status
@@ -137,10 +138,73 @@ class Soul(_Strict):
     boundaries: Boundaries = Boundaries()
 
 
+# the tags of a setting written either plainly or as a mapping (they appear in error locations)
+SHAPE_TAGS = ("plain form", "mapping form")
+_ALLOW_DOMAIN = re.compile(r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{2,59})")
+_ALLOW_EMAIL = re.compile(r"[^\s@]{1,64}" + _ALLOW_DOMAIN.pattern)
+_ALLOW_HELP = (
+    "an allow entry is one exact value of the organisation's own contact details (an e-mail "
+    "address such as 'support@acme.example', a phone number such as '+1 800 555 0100', a postal "
+    "address) or one of its e-mail domains written '@acme.example'; it never names a whole type"
+)
+
+
+def _allow_entry(entry: str) -> str:
+    """One entry of `detectors.pii.allow`, checked so it can only ever exempt what it spells."""
+    value = entry.strip()
+    if any(c in value for c in "*?") or not value:
+        raise ValueError(f"{entry!r} is a pattern, not a value: {_ALLOW_HELP}")
+    if value.startswith("@"):
+        if not _ALLOW_DOMAIN.fullmatch(value):
+            raise ValueError(
+                f"{entry!r} is not an e-mail domain with at least a name and a top-level domain "
+                f"(write '@acme.example', never '@com'): {_ALLOW_HELP}"
+            )
+        return value
+    if "@" in value:
+        if not _ALLOW_EMAIL.fullmatch(value):
+            raise ValueError(f"{entry!r} is not a whole e-mail address: {_ALLOW_HELP}")
+        return value
+    if sum(c.isdigit() for c in value) < 3 or len(value) < 6:
+        raise ValueError(f"{entry!r} is neither an e-mail address, a phone number nor a postal address: {_ALLOW_HELP}")
+    return value
+
+
+class PiiSettings(_Strict):
+    """`detectors.pii` written as a mapping: the outcome, and what of the organisation's own is not PII."""
+
+    action: DetectorSetting = Field("escalate", description="What a PII finding yields (as the plain form).")
+    allow: tuple[str, ...] = Field(
+        (),
+        description="The organisation's own contact details, never reported as third-party PII: "
+        "exact values (an e-mail address, a phone number, a postal address; compared without "
+        "regard to case, spacing or phone punctuation) and e-mail domains written '@acme.example' "
+        "(that domain and its subdomains). An entry never exempts a whole type.",
+    )
+
+    @field_validator("allow")
+    @classmethod
+    def _values_or_domains(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(_allow_entry(entry) for entry in value)
+
+
 class Detectors(_Strict):
     credentials: DetectorSetting = "refuse"
-    pii: DetectorSetting = "escalate"
+    # tagged by shape, so a bad value gets the one error of the form it was written in
+    pii: Annotated[
+        Annotated[DetectorSetting, Tag(SHAPE_TAGS[0])] | Annotated[PiiSettings, Tag(SHAPE_TAGS[1])],
+        Discriminator(lambda v: SHAPE_TAGS[1] if isinstance(v, (dict, PiiSettings)) else SHAPE_TAGS[0]),
+    ] = Field("escalate", description="An outcome, or {action, allow} to exempt the organisation's own details.")
     technical_content: DetectorSetting = "off"
+
+    def action(self, name: str) -> str:
+        """The outcome setting of detector `name`, whichever form it was written in."""
+        setting = getattr(self, name)
+        return setting.action if isinstance(setting, PiiSettings) else str(setting)
+
+    @property
+    def pii_allow(self) -> tuple[str, ...]:
+        return self.pii.allow if isinstance(self.pii, PiiSettings) else ()
 
 
 class ContextSettings(_Strict):

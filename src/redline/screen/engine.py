@@ -15,6 +15,7 @@ from redline.policy.topics import Derivation, derive_topics
 from redline.screen.context import TextContext
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.normalize import Shadow, strip_invisible
+from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors.base import Detector
 from redline.types import Cue, Finding, Severity, Status
 
@@ -46,7 +47,7 @@ def detector_rules(policy: Policy) -> list[tuple[str, str, Severity]]:
     """(detector name, rule id, severity) for each detector the policy turns on."""
     enabled = []
     for name in DETECTOR_NAMES:
-        setting = getattr(policy.detectors, name)
+        setting = policy.detectors.action(name)
         if setting != "off":
             enabled.append((name, f"detector:{name}", _DETECTOR_SEVERITY[setting]))
     return enabled
@@ -153,13 +154,15 @@ class CompiledScreen:
             for name in rule.detectors:
                 self._fire.setdefault(name, []).append((rule.id, rule.severity, f"{name} detector"))
         self.detectors = {name: _detector(name) for name in self._fire}
+        # the organisation's own contact details are not a third party's PII
+        self.allow = {"pii": AllowList(policy.detectors.pii_allow)}
 
     def run(self, shadow: Shadow) -> ScreenResult:
         hits, unassessed = _bounded(self.matcher.scan(shadow.text))
-        findings: list[Finding] = self._detect(shadow.original)
-        detected = len(findings)
+        findings, allowed = self._detect(shadow.original)
+        detected = len(findings) + len(allowed)
         if not hits:
-            return ScreenResult(tuple(findings), (), detected)
+            return ScreenResult(tuple(findings), tuple(allowed), detected)
         context = TextContext(shadow.text)
         fired: list[Finding] = []
         suppressed: list[Finding] = []
@@ -175,7 +178,8 @@ class CompiledScreen:
             suppressed = [f for f in _dedupe(suppressed) if not any(
                 r == f.rule and s < f.end and f.start < e for r, s, e in spans)]
         findings.extend(fired)
-        return ScreenResult(tuple(findings), tuple(suppressed), len(hits) + unassessed + detected, unassessed)
+        return ScreenResult(tuple(findings), tuple(allowed) + tuple(suppressed), len(hits) + unassessed + detected,
+                            unassessed)
 
     @staticmethod
     def _status(context: TextContext, hit: RawHit, suppress: frozenset[Status]) -> tuple[Cue | None, Cue | None]:
@@ -216,23 +220,31 @@ class CompiledScreen:
             pattern=hit.pattern,
         )
 
-    def _detect(self, original: str) -> list[Finding]:
-        """Detector findings: a key is a key whatever the words around it say, so no
-        context status applies and nothing is suppressed.
+    def _detect(self, original: str) -> tuple[list[Finding], list[Finding]]:
+        """Detector findings, and those set aside by the policy's allow list: a key is a
+        key whatever the words around it say, so no context status applies.
 
         Detectors read the original (keys and formats are case-sensitive), less the
         invisible characters that would hide a key from them (`AKIA\u200bIOSF…`)."""
         if not self.detectors:
-            return []
+            return [], []
         visible, offsets = strip_invisible(original)
         findings: list[Finding] = []
+        allowed: list[Finding] = []
         for name, detector in self.detectors.items():
+            allow = self.allow.get(name)
             for found in detector.detect(visible):
+                if found.weak:
+                    continue  # a weak span (`::1`, a 078-051121) is redacted in logs, never a finding
                 start, end = found.start, found.end
                 if offsets is not None:
                     start, end = offsets[start], offsets[end - 1] + 1
+                entry = allow.exempting(found.entity, visible[found.start : found.end]) if allow else None
                 for rule_id, severity, via in self._fire[name]:
-                    findings.append(
+                    detail = f"{via}: {found.explanation}" if via else found.explanation
+                    if entry is not None:
+                        detail = f"{detail}; the organisation's own, allowed by detectors.{name}.allow {entry!r}"
+                    (findings if entry is None else allowed).append(
                         Finding(
                             rule=rule_id,
                             severity=severity,
@@ -240,12 +252,12 @@ class CompiledScreen:
                             end=end,
                             text=original[start:end],
                             status=Status.AFFIRMED,
-                            cue=None,
+                            cue=entry,
                             entity=found.entity,
-                            detail=f"{via}: {found.explanation}" if via else found.explanation,
+                            detail=detail,
                         )
                     )
-        return findings
+        return findings, allowed
 
 
 _cache: OrderedDict[str, CompiledScreen] = OrderedDict()

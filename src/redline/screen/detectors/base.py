@@ -13,6 +13,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 
+# A detection scored under this is *weak*: the span is the entity's shape and is
+# reported (span-level comparisons, redaction in the decision log), but it does not fire
+# a rule. Presidio reports such spans with low scores too (a "weak" SSN `078-051121`,
+# the loopback address `::1`); its users drop them with a score threshold, as the gate
+# does here.
+FIRING_SCORE = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class Detection:
     """One thing a detector found: where, what kind, and why it counted."""
@@ -22,6 +30,11 @@ class Detection:
     entity: str  # e.g. "AWS_ACCESS_KEY", "EMAIL_ADDRESS", "STACK_TRACE"
     explanation: str  # the recognizer or check that fired, e.g. "luhn checksum valid"
     score: float = 1.0
+
+    @property
+    def weak(self) -> bool:
+        """Reported for its span, but not strong enough to fire a rule."""
+        return self.score < FIRING_SCORE
 
 
 class Detector(Protocol):

@@ -79,6 +79,29 @@ def context_word(
     return None
 
 
+# the nearest label before a number that says it is some other number
+NUMBER_LABELS = frozenset(
+    {"order", "invoice", "ticket", "case", "ref", "reference", "tracking", "account", "acct", "routing",
+     "card", "license", "licence", "id", "ssn", "iban", "zip", "postal", "postcode", "box", "suite", "apt",
+     "unit", "room", "serial", "sku", "model", "version", "transaction", "confirmation", "booking", "policy",
+     "claim"}
+)  # fmt: skip
+LABEL_FILLERS = frozenset({"number", "no", "nr", "num", "is", "was", "id", "code", "the", "your", "my", "our"})
+
+
+def labelled_as_other(text: str, start: int) -> bool:
+    """A label such as "order number is" or "ticket" heads the number (fillers skipped),
+    or a `#` stands right before it."""
+    if text[start - 1 : start] == "#" or text[max(0, start - 2) : start] == "# ":
+        return True
+    for word in words_before(text, start, 48):
+        if word in NUMBER_LABELS:
+            return True
+        if word not in LABEL_FILLERS:
+            return False
+    return False
+
+
 class PatternRecognizer:
     """One entity type: an RE2 `pattern` for candidates and a `validate` hook."""
 
@@ -86,14 +109,32 @@ class PatternRecognizer:
     pattern: ClassVar[Any]  # a compiled re2 pattern (google-re2 ships no type stubs)
     context: ClassVar[frozenset[str]] = frozenset()
 
-    def find(self, text: str, haystack: str | bytes | None = None) -> Iterator[Detection]:
+    def find(
+        self, text: str, haystack: str | bytes | None = None, misses: list[tuple[int, int, str]] | None = None
+    ) -> Iterator[Detection]:
         """Detections in `text`. `haystack` is what the pattern scans: `text` itself, or
-        its ASCII bytes (same offsets, faster through RE2's wrapper)."""
+        its ASCII bytes (same offsets, faster through RE2's wrapper). Candidates that fail
+        the check but are `near_miss`es are appended to `misses` as (start, end, entity)."""
         for match in self.pattern.finditer(text if haystack is None else haystack):
             start, end = match.span()
             found = self.validate(text, start, end)
             if found is not None:
                 yield found
+            elif misses is not None:
+                broken_end = self.near_miss(text, start, end)
+                if broken_end:
+                    misses.append((start, broken_end, self.entity))
+
+    def near_miss(self, text: str, start: int, end: int) -> int:
+        """Where the broken one ends (0: not one) when the failed candidate has this type's
+        shape so clearly (an IBAN's country code, check digits and groups; a card's four
+        groups of four) that it is a broken one of these: no other recognizer may re-read
+        its digits without its own evidence."""
+        return 0
+
+    def has_evidence(self, text: str, start: int, end: int) -> bool:
+        """This type's own evidence around a span: one of its context words."""
+        return context_word(text, start, end, self.context) is not None
 
     def validate(self, text: str, start: int, end: int) -> Detection | None:
         """A detection for the candidate text[start:end] (the span may be narrowed), or

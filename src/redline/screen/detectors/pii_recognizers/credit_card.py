@@ -50,6 +50,7 @@ class CreditCardRecognizer(PatternRecognizer):
         ("Discover", "644", "649", (16, 17, 18, 19)),
         ("Discover", "65", "65", (16, 17, 18, 19)),
         ("UnionPay", "62", "62", (16, 17, 18, 19)),
+        ("UATP", "1", "1", (15,)),
         ("Maestro", "50", "50", _ANY),
         ("Maestro", "56", "69", _ANY),
     )
@@ -75,3 +76,9 @@ class CreditCardRecognizer(PatternRecognizer):
                 return None
             end -= len(groups.pop()) + 1
         return None
+
+    def near_miss(self, text: str, start: int, end: int) -> int:
+        # four groups of four (or Amex's 4-6-5) that fail Luhn or the prefix table: a
+        # mistyped card, whose digits are no phone number
+        groups = [len(g) for g in text[start:end].replace("-", " ").split(" ")]
+        return end if groups in ([4, 4, 4, 4], [4, 6, 5], [4, 4, 4, 4, 3]) and clean_edges(text, start, end) else 0

@@ -18,7 +18,8 @@ _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 
 class EmailRecognizer(PatternRecognizer):
     entity = "EMAIL_ADDRESS"
-    pattern = re2.compile(rf"{_ATOM}+(?:\.{_ATOM}+)*@(?:{_LABEL}\.)+[A-Za-z]{{2,63}}")
+    # the top-level domain is letters, or an internationalised one in punycode (`xn--p1ai`)
+    pattern = re2.compile(rf"{_ATOM}+(?:\.{_ATOM}+)*@(?:{_LABEL}\.)+(?:xn--[A-Za-z0-9-]{{2,59}}|[A-Za-z]{{2,63}})")
     # "icon@2x.png" is a retina image name, not a mailbox: these are not top-level domains
     file_suffixes: ClassVar[frozenset[str]] = frozenset(
         {"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico", "tif", "tiff"}

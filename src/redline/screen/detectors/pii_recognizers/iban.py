@@ -1,15 +1,23 @@
 """IBAN_CODE: a country code, two check digits and the account number (BBAN), plain or
-in groups of four, at the length the SWIFT IBAN registry fixes for that country and
-with a valid ISO 7064 mod-97 checksum."""
+in groups of four (spaces or dashes), at the length the SWIFT IBAN registry fixes for
+that country and with a valid ISO 7064 mod-97 checksum. One letter case throughout
+(`GB82 WEST …` or `gb82 west …`; not `LV80 bANK …`).
+
+A candidate with a registry country code and check digits that fails the length or the
+checksum is a broken IBAN (`near_miss`): its digits are not re-read as a phone number or
+a card without that type's own evidence."""
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 import re2
 
 from redline.screen.detectors.base import Detection
 from redline.screen.detectors.pii_recognizers._base import PatternRecognizer, is_alnum
+
+_TAIL = re.compile(r"(?:[ -]{1,2}[A-Za-z0-9]{1,4}(?![A-Za-z0-9]))*")
 
 
 def mod97_valid(iban: str) -> bool:
@@ -25,7 +33,8 @@ def mod97_valid(iban: str) -> bool:
 class IbanRecognizer(PatternRecognizer):
     entity = "IBAN_CODE"
     pattern = re2.compile(
-        r"[A-Za-z]{2}[0-9]{2}(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)"
+        r"[A-Za-z]{2}[0-9]{2}(?:[A-Za-z0-9]{11,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?"
+        r"|(?:-[A-Za-z0-9]{4}){2,7}(?:-[A-Za-z0-9]{1,4})?)"
     )
     # SWIFT IBAN registry: total length per country
     lengths: ClassVar[dict[str, int]] = {
@@ -55,14 +64,24 @@ class IbanRecognizer(PatternRecognizer):
         chars: list[str] = []
         stop = start
         for stop in range(start, end):
-            if text[stop] != " ":
+            if text[stop] not in " -":
                 chars.append(text[stop])
                 if len(chars) == length:
                     break
         stop += 1
         if len(chars) != length or (stop < len(text) and is_alnum(text[stop])):
             return None
+        letters = [c for c in chars if c.isalpha()]
+        if any(c.islower() for c in letters) and any(c.isupper() for c in letters):
+            return None  # `LV80 bANK …`: one case throughout, or it is not an IBAN
         iban = "".join(chars).upper()
         if not mod97_valid(iban):
             return None
         return self.hit(start, stop, f"iban mod-97 valid; {country} length {length}")
+
+    def near_miss(self, text: str, start: int, end: int) -> int:
+        if (start and is_alnum(text[start - 1])) or text[start : start + 2].upper() not in self.lengths:
+            return 0
+        # a broken IBAN takes the digit groups that follow it on its line (`EE38 2200 2210  014 5686`)
+        tail = _TAIL.match(text, end, min(len(text), end + 40))
+        return tail.end() if tail else end

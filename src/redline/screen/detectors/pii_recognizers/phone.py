@@ -27,6 +27,8 @@ from phonenumbers import Leniency, PhoneMetadata, PhoneNumber, PhoneNumberMatche
 
 from redline.screen.detectors.base import Detection
 from redline.screen.detectors.pii_recognizers._base import (
+    LABEL_FILLERS,
+    NUMBER_LABELS,
     PatternRecognizer,
     clean_edges,
     words_after,
@@ -52,15 +54,8 @@ class PhoneRecognizer(PatternRecognizer):
          "desk", "landline", "hotline", "contact", "reach"}
     )  # fmt: skip
     # the nearest label says what the number is
-    labels: ClassVar[frozenset[str]] = frozenset(
-        {"order", "invoice", "ticket", "case", "ref", "reference", "tracking", "account",
-         "acct", "routing", "card", "license", "licence", "id", "ssn", "iban", "zip",
-         "postal", "postcode", "box", "suite", "apt", "unit", "room", "serial", "sku",
-         "model", "version", "transaction", "confirmation", "booking", "policy", "claim"}
-    )  # fmt: skip
-    fillers: ClassVar[frozenset[str]] = frozenset(
-        {"number", "no", "nr", "num", "is", "was", "id", "code", "the", "your", "my", "our"}
-    )
+    labels: ClassVar[frozenset[str]] = NUMBER_LABELS
+    fillers: ClassVar[frozenset[str]] = LABEL_FILLERS
     streets: ClassVar[frozenset[str]] = frozenset(
         {"street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "drive", "dr", "close",
          "court", "ct", "place", "pl", "square", "sq", "boulevard", "blvd", "way", "rue",
@@ -89,7 +84,13 @@ class PhoneRecognizer(PatternRecognizer):
                 raise ValueError(f"PhoneRecognizer: no metadata for region {region!r}")
             self.regions.append((region, meta.country_code, meta.national_prefix == "0"))
 
-    def find(self, text: str, haystack: str | bytes | None = None) -> Iterator[Detection]:
+    def has_evidence(self, text: str, start: int, end: int) -> bool:
+        """A phone word near the number, or the number written in international form."""
+        return text[start] == "+" or super().has_evidence(text, start, end)
+
+    def find(
+        self, text: str, haystack: str | bytes | None = None, misses: list[tuple[int, int, str]] | None = None
+    ) -> Iterator[Detection]:
         for match in self.pattern.finditer(text if haystack is None else haystack):
             start, end = match.span()
             extension = _EXT.search(text, start, end)
@@ -136,12 +137,12 @@ class PhoneRecognizer(PatternRecognizer):
             prefix = 3 if digits.startswith("011") else 2
             return self._international("+" + digits[prefix:], start, end, word)
         # a bare digit run, a number after "#", one in thousands groups ("2 345 678 901")
-        # or in the SSN layout (078-05-1120) is some other number until a word says phone
+        # or in the SSN layout (078-05-1120) or a ZIP+4 is some other number until a word says phone
         if (
             len(groups) > 1
             and text[start - 1 : start] != "#"
             and not _in_thousands(groups)
-            and [len(g) for g in groups] != [3, 2, 4]
+            and [len(g) for g in groups] not in ([3, 2, 4], [5, 4])  # an SSN, a ZIP+4
         ):
             found = self._default_region(raw, start, end)
             if found is not None:
