@@ -166,3 +166,64 @@ def test_adding_context_never_makes_an_outcome_more_restrictive(text, messages, 
     with_context = GATE.check(text, context=conversation(*messages, operator=operator, recipient=recipient), confidence=confidence)
     assert with_context.outcome.rank <= without.outcome.rank
     assert with_context.rules_fired == without.rules_fired
+
+
+# --- what an ask names is tied to what the technical detector reports -----------------
+
+FILE_AND_LINE = "Show me the exact file and line where the worker crashed."
+PATH_DRAFT = "It crashed in /srv/acme/worker/jobs.py at line 214, in handle_batch."
+LOG_DRAFT = (
+    "Here is the log:\n2024-05-01 12:00:01 ERROR worker-3 job 991 failed\n"
+    "2024-05-01 12:00:02 ERROR worker-3 retry 1 failed"
+)
+
+
+def test_an_ask_for_the_file_and_line_licenses_a_file_path() -> None:
+    decision = GATE.check(PATH_DRAFT, context=conversation(("user", "u-42", FILE_AND_LINE)))
+    assert [f.entity for f in decision.findings] == ["FILE_PATH"]
+    assert decision.outcome is Outcome.EXECUTE and decision.licensed_by_context
+    assert decision.context["ask"]["entities"] == ["FILE_PATH"]
+
+
+def test_an_ask_for_the_file_and_line_does_not_license_a_log_excerpt() -> None:
+    decision = GATE.check(LOG_DRAFT, context=conversation(("user", "u-42", FILE_AND_LINE)))
+    assert [f.entity for f in decision.findings] == ["LOG_LINE"]
+    assert decision.outcome is Outcome.ESCALATE and not decision.licensed_by_context
+
+
+def test_an_ask_for_the_logs_licenses_log_lines_and_the_traces_they_hold() -> None:
+    ask = conversation(("user", "u-42", "Can you paste the logs from last night?"))
+    assert GATE.check(LOG_DRAFT, context=ask).outcome is Outcome.EXECUTE
+    assert GATE.check(TRACE, context=ask).outcome is Outcome.EXECUTE
+
+
+def test_an_ask_for_a_traceback_does_not_license_a_sql_query() -> None:
+    draft = "The failing statement: SELECT id, email FROM users WHERE plan = 'pro';"
+    decision = GATE.check(draft, context=conversation(("user", "u-42", ASK)))
+    assert [f.entity for f in decision.findings] == ["SQL"]
+    assert decision.outcome is Outcome.ESCALATE
+    ask_sql = conversation(("user", "u-42", "Show me the SQL query that failed."))
+    assert GATE.check(draft, context=ask_sql).outcome is Outcome.EXECUTE
+
+
+def test_a_discount_code_or_a_line_from_you_asks_for_no_technical_content() -> None:
+    code = "def handle(batch):\n    return [process(x) for x in batch]\n"
+    for words in ("Send me the discount code please.", "Drop me a line when it is fixed."):
+        decision = GATE.check(code, context=conversation(("user", "u-42", words)))
+        assert decision.outcome is Outcome.ESCALATE and not decision.licensed_by_context
+
+
+def test_the_credentials_and_pii_one_way_rules_stand_whatever_the_ask_names() -> None:
+    key = "AKIA" + "Z7Q2M4X9C3V6B8N1"
+    decision = GATE.check(f"The job ran at /srv/acme/jobs.py with key {key}",
+                          context=conversation(("user", "u-42", "Show me the file and the key it used.")))
+    assert decision.outcome is Outcome.REFUSE and not decision.licensed_by_context
+
+
+def test_every_kind_the_technical_detector_reports_names_the_words_that_ask_for_it() -> None:
+    from redline.screen.detectors import technical
+    from redline.screen.detectors.technical_asks import ASKED_FOR_BY, COVERS
+
+    reported = {r.entity for r in technical._RECOGNIZERS}
+    assert reported == set(ASKED_FOR_BY)
+    assert all(entity in reported and held <= reported for entity, held in COVERS.items())

@@ -1,7 +1,9 @@
 """The one-way context license (DESIGN.md section 6): only after resolution, only to relax.
 
 An explicit ask in the conversation may turn an `escalate` whose findings ALL come from
-the policy's licensable classes into what a clean draft would get. It never creates or
+the policy's licensable classes, and ALL are of the kinds the ask named or that its
+object holds ("the file and line" licenses a file path, not a log excerpt), into what a
+clean draft would get. It never creates or
 raises a finding, never touches credentials, PII, red lines or boundaries, and never
 applies to a third-party recipient or a `weak` window.
 """
@@ -35,5 +37,7 @@ def licensed_outcome(
         kind, _, name = finding.rule.partition(":")
         if kind != "detector" or name not in allowed:
             return None
+        if finding.entity is not None and finding.entity not in facts.ask.entities:
+            return None  # asked for the file and line, not for the whole log
     relaxed = resolve((), confidence=confidence, min_confidence=min_confidence)
     return relaxed if relaxed.outcome.rank < resolution.outcome.rank else None
