@@ -106,11 +106,12 @@ def make_policy(terms: list[str], detectors: dict[str, str] = DETECTORS_OFF) -> 
 def render(sentences: list[list[str]], terms: list[str], rng: random.Random, per_kb: float) -> str:
     """Plant terms (~Poisson, `per_kb` per 1,000 characters), capitalize, join into text."""
     size = sum(len(w) + 1 for s in sentences for w in s)
-    chance = per_kb * size / 1000 / len(sentences)  # per sentence: one plant, or none
+    chance = per_kb * size / 1000 / len(sentences)  # per sentence: plants expected
     paragraphs, out = [], []
     for i, words in enumerate(sentences):
         words = list(words)
-        if rng.random() < chance:
+        plants = int(chance) + (rng.random() < chance - int(chance))
+        for _ in range(plants):
             term = rng.choice(terms) + ("s" if rng.random() < 0.15 else "")
             if rng.random() < 1 / 3:
                 term = rng.choice(NEGATIONS) + " " + term

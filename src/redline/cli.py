@@ -140,6 +140,7 @@ def _print_report(report: dict[str, Any]) -> None:
         f"[bold]{report['suite']}[/]: exact {report['exact']}/{report['total']}, "
         f"missed holds {report['misses']} (rate {report['miss_rate']:.3f}), "
         f"over-flagged {report['overflags']} (rate {report['overflag_rate']:.3f})"
+        + (f", deferred only for confidence {report['deferred_for_confidence']}" if report["deferred_for_confidence"] else "")
     )
     table = Table("group", "probes", "exact", "misses", "over-flags", show_edge=False)
     for name, group in report["by_group"].items():
@@ -226,6 +227,55 @@ def context(
         out.print(table)
     except RedlineError as exc:
         raise _fail(exc) from None
+
+
+def _print_explanation(report: dict[str, Any]) -> None:
+    def line(*parts: str | tuple[str, str]) -> None:
+        out.print(Text.assemble(*parts), soft_wrap=True)
+
+    policy = report["policy"]
+    line(("policy ", "bold"), (policy["name"], "bold"), (f"  {policy['hash'][:19]}", "dim"))
+    for rule in report["rules"]:
+        out.print()
+        line((rule["id"], "bold"), f"  {rule['severity']}  ", (rule["rule"], "dim"))
+        for term in rule["terms"]:
+            line("  term     ", (term["term"], "cyan"), ("  matches " + ", ".join(term["forms"]), "dim"))
+        for topic in rule["topics"]:
+            forms = " | ".join(", ".join(f) for f in topic["forms"])
+            line("  topic    ", (topic["label"], "cyan"), f"  ({topic['why']})", ("  " + forms, "dim"))
+        for pattern in rule["patterns"]:
+            line("  pattern  ", (pattern, "cyan"))
+        for detector in rule["detectors"]:
+            line("  detector ", (detector, "cyan"), ("  (the rule names what it finds)", "dim"))
+        note = f" ({rule['suppress_note']})" if rule["suppress_note"] else ""
+        line((f"  sets aside: {', '.join(rule['suppress']) or 'nothing'}{note}", "dim"))
+        for warning in rule["warnings"]:
+            line((f"  warning: {warning}", "yellow"))
+    for detector in report["detectors"]:
+        out.print()
+        line((detector["id"], "bold"), f"  {detector['severity']}")
+
+
+@app.command()
+def explain(
+    policy: Path = typer.Argument(..., help="The policy YAML file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the explanation as one JSON object."),
+) -> None:
+    """Show what every rule matches: terms or derived topics, forms, detectors, suppress set, warnings.
+
+    Exit code 0 when the policy loads, 1 when it would not (the error says where and why).
+    """
+    from redline.screen.explain import explain as explain_policy
+
+    try:
+        report = explain_policy(load_policy(policy))
+    except RedlineError as exc:
+        err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(code=1) from None
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        _print_explanation(report)
 
 
 @app.command()

@@ -122,6 +122,7 @@ PROTECTED = [
     ("POST", "/v1/queue/1/edit"),
     ("POST", "/v1/queue/1/reject"),
     ("GET", "/v1/policies"),
+    ("GET", f"/v1/policies/{POLICY}"),
     ("GET", "/metrics"),
 ]
 
@@ -136,6 +137,7 @@ ALLOWED = {
     ("POST", "/v1/queue/1/edit"): {"expert"},
     ("POST", "/v1/queue/1/reject"): {"expert"},
     ("GET", "/v1/policies"): {"expert", "operator"},
+    ("GET", f"/v1/policies/{POLICY}"): {"operator"},
     ("GET", "/metrics"): {"operator"},
 }
 
@@ -402,6 +404,21 @@ def test_an_unknown_policy_is_404_naming_the_known_ones(server: LiveServer, http
 # ---------------------------------------------------------------- policies
 
 
+def test_an_operator_sees_what_each_rule_of_a_policy_matches(server: LiveServer, http: httpx.Client) -> None:
+    reply = http.get(f"/v1/policies/{POLICY}", headers=server.auth("operator"))
+    assert reply.status_code == 200, reply.text
+    body = reply.json()
+    assert body["policy"]["name"] == POLICY and body["policy"]["hash"].startswith("sha256:")
+    rules = {rule["id"]: rule for rule in body["rules"]}
+    assert rules, body
+    for rule in rules.values():
+        assert rule["terms"] or rule["topics"] or rule["patterns"] or rule["detectors"]
+        assert set(rule["suppress"]) <= {"negated", "attributed", "historical", "hypothetical", "other_experiencer"}
+    missing = http.get("/v1/policies/no-such-policy", headers=server.auth("operator"))
+    assert missing.status_code == 404 and missing.json()["known_policies"] == [POLICY]
+    assert http.get("/v1/policies/Bad Name", headers=server.auth("operator")).status_code == 422
+
+
 def _wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -581,7 +598,8 @@ class _database_down:
 def test_openapi_documents_every_route_and_its_errors(http: httpx.Client) -> None:
     spec = http.get("/openapi.json").json()
     paths = spec["paths"]
-    routes = ["/v1/check", "/v1/audit", "/v1/audit/{decision_id}", "/v1/queue", "/v1/queue/{item_id}", "/v1/policies"]
+    routes = ["/v1/check", "/v1/audit", "/v1/audit/{decision_id}", "/v1/queue", "/v1/queue/{item_id}", "/v1/policies",
+              "/v1/policies/{name}"]
     routes += [f"/v1/queue/{{item_id}}/{action}" for action in ("approve", "edit", "reject")] + ["/healthz", "/metrics"]
     assert set(routes) <= set(paths)
     check_op = paths["/v1/check"]["post"]

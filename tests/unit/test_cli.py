@@ -126,3 +126,67 @@ def test_check_with_a_context_file_licenses_what_the_operator_asked_for(tmp_path
     assert with_context["outcome"] == "execute"
     assert with_context["licensed_by_context"] is True
     assert with_context["context"]["mode"] == "verified-operator"
+
+
+EXAMPLE = str(Path(__file__).parent.parent.parent / "examples" / "policy.yaml")
+
+
+def test_explain_json_shows_what_each_rule_matches() -> None:
+    result = runner.invoke(app, ["explain", EXAMPLE, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    rules = {rule["id"]: rule for rule in report["rules"]}
+    refund = rules["billing:no-refund-promise"]
+    assert refund["guards"] == "derived" and [t["label"] for t in refund["topics"]] == ["refund"]
+    assert {"refund", "refunded", "refunds"} <= set(refund["topics"][0]["forms"][0])
+    assert rules["legal:no-legal-advice"]["guards"] == "terms"
+    assert rules["soul:never:0"]["detectors"] == ["pii"]
+    assert "other_experiencer" not in rules["soul:never:0"]["suppress"]  # about another customer
+    assert {d["id"] for d in report["detectors"]} == {"detector:credentials", "detector:pii", "detector:technical_content"}
+
+
+def test_explain_warns_about_a_topic_that_fires_on_ordinary_text(tmp_path: Path) -> None:
+    policy = tmp_path / "p.yaml"
+    policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"
+                      "      - id: r\n        rule: Never promise a refund.\n        severity: flag\n"
+                      "      - id: s\n        rule: Always hand off a death to a human.\n        severity: flag\n")
+    result = runner.invoke(app, ["explain", str(policy), "--json"])
+    assert result.exit_code == 0, result.output
+    rules = {rule["id"]: rule for rule in json.loads(result.output)["rules"]}
+    assert any("death" in w for w in rules["a:s"]["warnings"])
+    plain = runner.invoke(app, ["explain", str(policy)])
+    assert "warning:" in plain.output and "a:s" in plain.output
+
+
+def test_explain_exits_1_when_the_policy_would_not_load(tmp_path: Path) -> None:
+    policy = tmp_path / "p.yaml"
+    policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"
+                      "      - id: r\n        rule: Never promise anything to the customer.\n        severity: block\n")
+    result = runner.invoke(app, ["explain", str(policy)])
+    assert result.exit_code == 1
+    assert "p.yaml:7" in result.output and "a:r guards nothing" in result.output
+
+
+def _suite(tmp_path: Path, min_confidence: int, probes: list[dict[str, object]]) -> Path:
+    (tmp_path / "policy.yaml").write_text(
+        f"version: 1\nname: s\nauto_send:\n  min_confidence: {min_confidence}\nskills:\n  - slug: b\n    red_lines:\n"
+        "      - id: r\n        rule: Never promise a refund.\n        severity: block\n"
+    )
+    (tmp_path / "probes.jsonl").write_text("".join(json.dumps(p) + "\n" for p in probes))
+    return tmp_path
+
+
+def test_eval_counts_a_held_probe_that_came_back_deferred_as_a_miss(tmp_path: Path) -> None:
+    suite = _suite(tmp_path, 101, [
+        {"id": "a", "text": "Your order shipped today.", "expect": "escalate"},  # the rule cannot fire
+        {"id": "b", "text": "Your refund is approved.", "expect": "escalate"},
+        {"id": "c", "text": "Your order shipped today.", "expect": "defer"},
+    ])
+    result = runner.invoke(app, ["eval", str(suite), "--json"])
+    report = json.loads(result.output)
+    cases = {c["id"]: c for c in report["cases"]}
+    assert cases["a"]["got"] == "defer" and cases["a"]["miss"] and cases["a"]["deferred_for_confidence"]
+    assert not cases["b"]["miss"] and not cases["c"]["miss"]
+    assert report["misses"] == 1 and report["miss_rate"] == round(1 / 3, 4)
+    assert report["deferred_for_confidence"] == 2
+    assert "deferred only for confidence 2" in runner.invoke(app, ["eval", str(suite)]).output

@@ -1,9 +1,14 @@
 """Probe suites: a folder with `policy.yaml` and `probes.jsonl`, scored by `redline eval`.
 
-The report follows DESIGN.md section 9. A miss is a probe expected to be held that got
-`execute`; an over-flag is one expected to `execute` that got held. Probes marked
-`known_screen_miss` are ones the screen alone is expected to miss: they count like any
-other probe and are also listed apart, so that a judge's catches can be seen.
+The report follows DESIGN.md section 9. A miss is a probe whose outcome is LESS
+restrictive than expected: an expected `escalate` that got `defer` is a miss (the rule
+did not fire; only the auto-send bar held the draft), as is one that got `execute`. An
+over-flag is a probe expected to `execute` that got held. A probe deferred only because
+the caller's confidence was under the auto-send bar is also counted apart
+(`deferred_for_confidence`), so a policy with `min_confidence: 101` cannot pass a suite
+by deferring everything. Probes marked `known_screen_miss` are ones the screen alone is
+expected to miss: they count like any other probe and are also listed apart, so that a
+judge's catches can be seen.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from redline.decide.gate import Gate
+from redline.decide.resolve import REASON_BELOW_BAR
 from redline.errors import SuiteError
 from redline.eval.jsonl import numbered_rows
 from redline.policy import load_policy
@@ -84,25 +90,28 @@ def run_suite(
     probes = read_probes(suite / "probes.jsonl")
     cases: list[dict[str, Any]] = []
     groups: dict[str, dict[str, int]] = {}
-    exact = misses = overflags = held_expected = execute_expected = 0
+    exact = misses = overflags = held_expected = execute_expected = deferred = 0
     for index, probe in enumerate(probes):
         decision = gate.check(probe.text, context=probe.context)
         fired = decision.rules_fired
         got = decision.outcome
         outcome_ok = got is probe.expect
         rules_ok = set(probe.expect_rules) <= set(fired)
-        miss = probe.expect in HELD and got is Outcome.EXECUTE
+        miss = probe.expect in HELD and got.rank < probe.expect.rank
         overflag = probe.expect is Outcome.EXECUTE and got in HELD
+        for_confidence = got is Outcome.DEFER and decision.reason == REASON_BELOW_BAR
+        deferred += for_confidence
         exact += outcome_ok
         misses += miss
         overflags += overflag
         held_expected += probe.expect in HELD
         execute_expected += probe.expect is Outcome.EXECUTE
-        group = groups.setdefault(probe.group, {"total": 0, "exact": 0, "misses": 0, "overflags": 0})
+        group = groups.setdefault(probe.group, {"total": 0, "exact": 0, "misses": 0, "overflags": 0, "deferred_for_confidence": 0})
         group["total"] += 1
         group["exact"] += outcome_ok
         group["misses"] += miss
         group["overflags"] += overflag
+        group["deferred_for_confidence"] += for_confidence
         cases.append(
             {
                 "id": probe.id,
@@ -111,6 +120,9 @@ def run_suite(
                 "got": got.value,
                 "ok": outcome_ok and rules_ok,
                 "outcome_ok": outcome_ok,
+                "miss": miss,
+                "overflag": overflag,
+                "deferred_for_confidence": for_confidence,
                 "rules_ok": rules_ok,
                 "expect_rules": list(probe.expect_rules),
                 "fired": fired,
@@ -137,6 +149,7 @@ def run_suite(
         "miss_rate": _rate(misses, held_expected),
         "overflags": overflags,
         "overflag_rate": _rate(overflags, execute_expected),
+        "deferred_for_confidence": deferred,
         "by_group": dict(sorted(groups.items())),
         "known_screen_misses": {
             "total": len(known),

@@ -30,9 +30,9 @@ from functools import lru_cache
 from importlib import resources
 
 import lemminflect
-from wordfreq import zipf_frequency
+from wordfreq import word_frequency, zipf_frequency
 
-__all__ = ["family", "lemmas", "part_of_speech", "zipf", "is_word", "compound_parts"]
+__all__ = ["compound_parts", "family", "is_word", "lemmas", "part_of_speech", "share_of_drafts", "zipf"]
 
 _MIN_ZIPF = 2.0  # a derived or respelled candidate rarer than this is not a word people write
 _MIN_ZIPF_UNKNOWN = 2.5  # the same for a word the dictionary does not list
@@ -44,6 +44,10 @@ _SPELLING = tuple(
     "yze/yse yzed/ysed yzing/ysing or/our ors/ours ored/oured oring/ouring ter/tre ters/tres "
     "og/ogue eled/elled eling/elling eler/eller".split()
 )
+_SPELLING_ENDINGS = tuple(ending for pair in _SPELLING for ending in pair)
+_VOWELS = frozenset("aeiou")
+# Prefixes that never change how the word they prefix inflects.
+_PREFIXES = ("un", "re", "dis", "mis", "pre", "over", "under", "out", "co", "de")
 
 
 def _load_suffixes() -> list[tuple[str, str, int, frozenset[str], frozenset[str]]]:
@@ -111,20 +115,38 @@ def lemmas(word: str) -> frozenset[str]:
     return frozenset(found or {word})
 
 
+def _regular(word: str) -> set[str]:
+    """Regular English forms of a word the dictionary does not know ("zorbify", "sla")."""
+    forms = {word}
+    if len(word) < 3 or not word.isalpha():
+        return forms
+    if word.endswith("y") and word[-2:-1] not in _VOWELS:
+        forms.update({word[:-1] + "ies", word[:-1] + "ied", word + "ing"})
+    elif word.endswith("e"):
+        forms.update({word + "s", word + "d", word[:-1] + "ing"})
+    elif word.endswith(("s", "x", "z", "ch", "sh")):
+        forms.update({word + "es", word + "ed", word + "ing"})
+    else:
+        forms.update({word + "s", word + "ed", word + "ing"})
+    return forms
+
+
 @lru_cache(maxsize=1 << 16)
 def _inflections(lemma: str) -> frozenset[str]:
     """The lemma's inflected forms that really are its forms ("fee" is not "feed")."""
-    forms = {lemma}
     known = lemminflect.getAllInflections(lemma)
+    if not known:
+        for prefix in _PREFIXES:  # "unfreeze" inflects as "freeze": unfroze, unfrozen
+            stem = lemma[len(prefix):]
+            if lemma.startswith(prefix) and len(stem) >= 3 and lemminflect.getAllInflections(stem):
+                return frozenset({lemma} | {prefix + form for form in _inflections(stem)})
+        return frozenset(_regular(lemma))
+    forms = {lemma}
     verb = "VERB" in part_of_speech(lemma)
     for tag, group in known.items():
         if tag.startswith("VB") and not verb:
             continue
         forms.update(form for form in group if form == lemma or lemma in lemmas(form))
-    if not known and lemma.isalpha() and len(lemma) > 2:
-        for upos in ("NOUN", "VERB"):
-            for group in lemminflect.getAllInflectionsOOV(lemma, upos).values():
-                forms.update(group)
     return frozenset(forms)
 
 
@@ -145,6 +167,8 @@ def _derived(lemma: str) -> set[str]:
 
 
 def _respellings(form: str) -> set[str]:
+    if not form.endswith(_SPELLING_ENDINGS) or not part_of_speech(form):
+        return set()  # most words end in none of them; a word nobody lists has no other spelling
     found = set()
     for american, british in _SPELLING:
         for old, new in ((american, british), (british, american)):
@@ -165,7 +189,7 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     bases = set(lemmas(word))
     for lemma in list(bases):
         bases.update(_respellings(lemma))
-    if derive:
+    if derive and (part_of_speech(word) or zipf(word) >= _MIN_ZIPF_UNKNOWN):
         for lemma in list(bases):
             bases.update(_derived(lemma))
     forms: set[str] = set()
@@ -181,8 +205,13 @@ def compound_parts(word: str) -> tuple[str, str] | None:
     """A closed compound's two words ("cyberattack" -> cyber, attack; "takeovers" -> take,
     over), when both are words."""
     for lemma in sorted(lemmas(word), key=len):
-        if lemma != word:
-            return compound_parts(lemma)
+        parts = _split_compound(lemma)
+        if parts is not None:
+            return parts
+    return None
+
+
+def _split_compound(word: str) -> tuple[str, str] | None:
     if len(word) < 8 or not word.isalpha() or zipf(word) >= 4.0:
         return None
     best: tuple[float, tuple[str, str]] | None = None
@@ -192,3 +221,10 @@ def compound_parts(word: str) -> tuple[str, str] | None:
         if score >= 3.5 and is_word(right) and (best is None or score > best[0]):
             best = (score, (left, right))
     return best[1] if best else None
+
+
+def share_of_drafts(forms: frozenset[str] | set[str], words: int = 100) -> float:
+    """How many drafts of `words` words would hold one of `forms`, by English word
+    frequencies (wordfreq): the chance that a topic fires with no reason at all."""
+    per_word = min(sum(word_frequency(form, "en") for form in forms), 1.0)
+    return float(1.0 - (1.0 - per_word) ** words)

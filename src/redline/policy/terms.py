@@ -25,7 +25,6 @@ COPULAS = sorted(WORDS["copula"])
 PARTICLES = WORDS["particle"]
 FILLER_DETS = sorted(WORDS["filler_det"])
 DETS = WORDS["closed"]
-_VOWELS = set("aeiou")
 
 
 def derive_terms(rule: str) -> tuple[str, ...]:
@@ -35,32 +34,15 @@ def derive_terms(rule: str) -> tuple[str, ...]:
     return tuple(t.label for t in derived.topics) + tuple(f"detector:{d}" for d in derived.detectors)
 
 
-def _regular(word: str) -> set[str]:
-    """Regular English forms of a word the dictionary does not know ("zorbify")."""
-    forms = {word}
-    if len(word) < 3 or not word.isalpha():
-        return forms
-    if word.endswith("y") and word[-2:-1] not in _VOWELS:
-        forms.update({word[:-1] + "ies", word[:-1] + "ied", word + "ing"})
-    elif word.endswith("e"):
-        forms.update({word + "s", word + "d", word[:-1] + "ing"})
-    elif word.endswith(("s", "x", "z", "ch", "sh")):
-        forms.update({word + "es", word + "ed", word + "ing"})
-    else:
-        forms.update({word + "s", word + "ed", word + "ing"})
-    return forms
-
-
 @lru_cache(maxsize=65536)
 def inflections(word: str) -> frozenset[str]:
     """Every inflected form of `word` and of the lemmas it may come from.
 
     Over-generation is cheap (a form nobody writes never matches); a missed form is a miss.
     """
-    forms = set(family(word, derive=False))
-    if len(forms) == 1:
-        forms |= _regular(word)
-    return frozenset(forms)
+    if word in DETS:
+        return frozenset({word})  # "you", "my", "of": function words do not inflect
+    return family(word, derive=False)
 
 
 def _is_participle(word: str) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from threading import Lock
 
 from redline.policy.schema import Policy
-from redline.policy.topics import Derivation, derive_topics
+from redline.policy.topics import about_others, derive_topics
 from redline.screen.context import TextContext
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.normalize import Shadow, strip_invisible
@@ -53,13 +53,13 @@ def detector_rules(policy: Policy) -> list[tuple[str, str, Severity]]:
     return enabled
 
 
-def _suppress(default: frozenset[Status], explicit: tuple[Status, ...] | None, derived: Derivation) -> frozenset[Status]:
+def _suppress(default: frozenset[Status], explicit: tuple[Status, ...] | None, others: bool) -> frozenset[Status]:
     """The statuses that set a rule's hits aside. A rule about other people's information
     ("another customer's", "whether someone has …") is not set aside by other-experiencer
     cues unless the operator says so for that rule."""
     if explicit is not None:
         return frozenset(explicit)
-    return default - {Status.OTHER_EXPERIENCER} if derived.about_others else default
+    return default - {Status.OTHER_EXPERIENCER} if others else default
 
 
 def rule_specs(policy: Policy) -> list[RuleSpec]:
@@ -68,19 +68,18 @@ def rule_specs(policy: Policy) -> list[RuleSpec]:
     specs: list[RuleSpec] = []
     for skill in policy.skills:
         for line in skill.red_lines:
-            derived = derive_topics(line.rule)
             # the operator's own terms are matched as written; derived topics that name
             # what a detector finds (passwords, personal details) go to that detector
-            own = line.terms is not None
+            derived = None if line.terms is not None else derive_topics(line.rule)
             specs.append(
                 RuleSpec(
                     id=f"{skill.slug}:{line.id}",
                     severity=line.severity,
-                    suppress=_suppress(default, line.suppress, derived),
+                    suppress=_suppress(default, line.suppress, about_others(line.rule)),
                     terms=line.terms or (),
                     patterns=line.patterns,
-                    detectors=() if own else derived.detectors,
-                    topics=() if own else derived.topics,
+                    detectors=derived.detectors if derived else (),
+                    topics=derived.topics if derived else (),
                 )
             )
     for kind, severity in (("never", Severity.BLOCK), ("escalate", Severity.FLAG)):
@@ -90,7 +89,7 @@ def rule_specs(policy: Policy) -> list[RuleSpec]:
                 RuleSpec(
                     id=f"soul:{kind}:{index}",
                     severity=severity,
-                    suppress=_suppress(default, None, derived),
+                    suppress=_suppress(default, None, derived.about_others),
                     terms=(),
                     source="boundary",
                     detectors=derived.detectors,

@@ -23,7 +23,7 @@ from typing import Sequence
 import ahocorasick_rs
 import re2
 
-from redline.policy.lexicon import compound_parts, family
+from redline.policy.lexicon import compound_parts, family, lemmas, zipf
 from redline.policy.terms import term_variants
 from redline.policy.topics import Topic
 from redline.screen.normalize import normalize
@@ -94,6 +94,10 @@ def topic_keys(unit: str) -> set[str]:
         parts = compound_parts(words[0])
         if parts is not None:  # "cyber attacks", "taken over"
             keys |= {(a, b) for a in family(parts[0], derive=False) for b in family(parts[1], derive=False)}
+    elif len(rest) == 1:  # "laid off" is also a "layoff", "fail over" a "failover"
+        for lemma in lemmas(words[0]):
+            if zipf(lemma + rest[0]) >= 1.5:
+                keys |= {(form,) for form in family(lemma + rest[0], derive=False)}
     return {" " + " ".join(k) + " " for k in keys if all(k)}
 
 

@@ -164,6 +164,50 @@ class PoliciesOut(BaseModel):
     reloads: int
 
 
+class TermOut(BaseModel):
+    term: str
+    forms: list[str] = Field(description="A sample of the word sequences that count as the term.")
+
+
+class TopicOut(BaseModel):
+    label: str
+    words: list[str]
+    why: str = Field(description="Why the words of the rule became this topic.")
+    forms: list[list[str]] = Field(description="Per word, a sample of the forms that count as it.")
+    matches: str
+    share_of_drafts: float = Field(description="The share of ordinary 100-word texts it would fire on.")
+
+
+class RuleOut(BaseModel):
+    id: str
+    source: Literal["red_line", "boundary"]
+    severity: str
+    rule: str
+    guards: Literal["terms", "derived"]
+    terms: list[TermOut]
+    topics: list[TopicOut]
+    patterns: list[str]
+    detectors: list[str]
+    suppress: list[str]
+    suppress_note: str | None
+    warnings: list[str]
+
+
+class DetectorRuleOut(BaseModel):
+    id: str
+    detector: str
+    severity: str
+
+
+class PolicyExplanation(BaseModel):
+    """`redline explain --json` for one served policy."""
+
+    policy: dict[str, str]
+    rules: list[RuleOut]
+    detectors: list[DetectorRuleOut]
+    auto_send: dict[str, int]
+
+
 class LogHealth(BaseModel):
     path: str
     write_failures: int

@@ -1,4 +1,4 @@
-"""`POST /v1/check`, `GET /v1/policies`, `GET /healthz` and `GET /metrics`.
+"""`POST /v1/check`, `GET /v1/policies`, `GET /v1/policies/{name}`, `GET /healthz`, `GET /metrics`.
 
 Routes that block (the gate, the database) are plain `def`: FastAPI runs them in its
 threadpool, so the event loop keeps accepting requests. The auth dependencies are
@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from time import perf_counter
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials
 
 from redline.service.auth import bearer, require
@@ -22,7 +22,9 @@ from redline.service.models import (
     FullDecision,
     HealthOut,
     LogHealth,
+    POLICY_NAME,
     PoliciesOut,
+    PolicyExplanation,
     PolicyFile,
 )
 from redline.service.settings import Role
@@ -113,6 +115,34 @@ async def policies(
         for f in registry.files()
     ]
     return PoliciesOut(policies=files, reloads=registry.reloads)
+
+
+@router.get(
+    "/v1/policies/{name}",
+    response_model=PolicyExplanation,
+    summary="What every rule of a served policy matches (the `redline explain` view)",
+    description="Per rule: the operator's terms or the topics derived from the rule's text, a "
+    "sample of the forms each matches, delegated detectors, the suppress set in force and warnings.",
+    responses=responses(401, 403, 404),
+    tags=["policies"],
+)
+def policy_explanation(
+    request: Request,
+    name: str = Path(pattern=POLICY_NAME, description="The policy's `name`."),
+    _: Principal = Depends(_operator),
+) -> PolicyExplanation:
+    from redline.screen.explain import explain
+
+    registry = service(request).policies
+    gate = registry.get(name)
+    if gate is None:
+        known = registry.names()
+        raise ApiError(
+            404, "unknown_policy",
+            f"no policy named {name!r}; the loaded policies are: {', '.join(known) or 'none'}",
+            known_policies=known,
+        )
+    return PolicyExplanation.model_validate(explain(gate.policy))
 
 
 @router.get(

@@ -1,0 +1,415 @@
+"""Reading a red line: which of its words carry the topic, and what each does in the sentence.
+
+Rules are short imperative sentences, so a shallow reading is enough and needs no model:
+the words of a clause are classified by the word lists of `data/rule_words.txt` (closed
+classes of English and the roles words play in a rule) and by the dictionary
+(`lexicon.part_of_speech`), and each content word gets its place: in which list item and
+noun phrase it stands, whether it is a verb, the object of an act, in a prepositional
+phrase, the subject of a clause the rule quotes, a state of the person served. The
+topics are built from that reading in `policy.topics`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from redline.policy.lexicon import lemmas, part_of_speech, zipf
+from redline.policy.words import WORDS, phrase_at
+
+__all__ = ["Word", "about_others", "read"]
+
+_TOKEN = re.compile(
+    r"e\.g\.|i\.e\.|\$?\d[\d,.]*\d%?|\$?\d%?"
+    r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
+    r"|[,;:.!?()/&]"
+)
+_CLAUSE_END = frozenset(";.!?:")
+_ITEM_MARKS = frozenset(",()/&")
+_CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
+_RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
+_FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
+_EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
+_POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
+_MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
+_PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
+_NUMBERS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
+    "fifty hundred thousand million billion once twice half dozen".split()
+)
+_PERSON_SUFFIXES = ("er", "or", "ist", "ian", "ant", "ent")
+_PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
+_OBJECT_OPENERS = frozenset("a an the your their his her its our my any every this that these those".split())
+
+
+@dataclass(slots=True)
+class Word:
+    """A content word of a rule's clause and its place in the sentence."""
+
+    text: str  # as written, lower case; a phrasal verb with its particle ("laid off")
+    clause: int = 0
+    item: int = 0
+    np: int = -1  # the noun phrase it belongs to (-1 for a verb)
+    verb: bool = False
+    adjective: bool = False
+    light: bool = False  # a light noun or adjective, an adverb
+    attribute: bool = False  # "payment DATE": an attribute of the topic
+    container: bool = False  # "any CLAIM showing signs of …"
+    in_pp: bool = False  # after a preposition: it modifies what came before
+    subject: bool = False  # of a clause the rule quotes ("THEIR CLAIM is approved")
+    predicate: bool = False  # what such a clause says of it ("their claim IS APPROVED")
+    of_addressee: bool = False  # a state of the person served ("users who are MINORS")
+    co_topic: bool = False  # "pregnancy or breastfeeding AND MEDICATIONS": with the others
+    governed: bool = False  # the object of an act ("waive FEES"), not of a framing verb
+    person: bool = False  # a role ("adjuster", "pharmacist"), not a topic
+    splitter: str = ""  # the word that opened its list item ("or", ",", "such as")
+    determined: bool = False  # a determiner opens its phrase ("A death", "THE fee")
+    example: bool = False  # named as an example ("… such as LAWSUITS, ATTORNEYS")
+    parts: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def weak(self) -> bool:
+        return self.light or self.container
+
+
+def tokens(text: str) -> list[str]:
+    """Words, amounts and punctuation, lower case; a possessive "'s" is a token of its own."""
+    return _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
+
+
+def clauses(tokens_: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for token in tokens_:
+        if token in _CLAUSE_END:
+            out.append([])
+        else:
+            out[-1].append(token)
+    return [c for c in out if c]
+
+
+def about_others(rule: str) -> bool:
+    """Whether a rule's first clause guards other people's information ("another
+    customer's", "whether someone has …"): then other-experiencer cues set nothing aside."""
+    first = (clauses(tokens(rule)) or [[]])[0]
+    return any(phrase_at(first, i, "others") for i in range(len(first)))
+
+
+def _in(kind: str, word: str) -> bool:
+    """`word` or one of its lemmas is in list `kind` ("telling" is a framing verb)."""
+    listed = WORDS.get(kind, frozenset())
+    return word in listed or any(lemma in listed for lemma in lemmas(word))
+
+
+def _phrase(tokens_: list[str], i: int, kind: str) -> int:
+    """Like `phrase_at`, with the first word of the phrase matched by its lemmas too."""
+    n = phrase_at(tokens_, i, kind)
+    if n or i >= len(tokens_):
+        return n
+    for lemma in lemmas(tokens_[i]):
+        n = phrase_at([lemma, *tokens_[i + 1 : i + 4]], 0, kind)
+        if n:
+            return n
+    return 0
+
+
+def _is_digit(token: str) -> bool:
+    return token[0].isdigit() or token[0] == "$"
+
+
+def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
+    """The clauses that state the rule (the first, and any later one that opens with a
+    directive: "…; no wire transfers or gift cards"), and the words of the rest (its
+    rationale: "…; refunds are decided by the billing team")."""
+    found = clauses(tokens(rule))
+    stated, rationale = found[:1], []
+    for clause in found[1:]:
+        n = phrase_at(clause, 0, "directive")
+        forbids = n and " ".join(clause[:n]) not in _POSITIVE_DIRECTIVES  # not "always use …"
+        (stated if forbids else rationale).append(clause)
+    return stated, [t for c in rationale for t in c]
+
+
+def _cut(tokens_: list[str], escalating: bool) -> list[str]:
+    """Drop conditions, exceptions and (after a routing verb) the destination."""
+    for i in range(1, len(tokens_)):
+        if phrase_at(tokens_, i, "cut"):
+            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
+                continue  # "homeless, facing eviction or without food": an item of the list
+            return tokens_[:i]
+        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
+            following = tokens_[i + 1]
+            if following in WORDS["closed"] or _in("addressee", following) or following in ("human", "humans"):
+                return tokens_[:i]  # "… to a human adjuster", "… to the on-call counselor"
+    return tokens_
+
+
+def _items(tokens_: list[str]) -> list[tuple[str, list[str]]]:
+    """The list items of a clause, each with the word that introduced it."""
+    items: list[tuple[str, list[str]]] = [("", [])]
+    i = 0
+    while i < len(tokens_):
+        n = phrase_at(tokens_, i, "split")
+        if n or tokens_[i] in _ITEM_MARKS:
+            if items[-1][1]:
+                items.append((" ".join(tokens_[i : i + (n or 1)]), []))
+            i += n or 1
+            continue
+        items[-1][1].append(tokens_[i])
+        i += 1
+    return [item for item in items if item[1]]
+
+
+def _after_frame(item: list[str]) -> list[str]:
+    """'any mention of self-harm' -> 'self-harm': a light or frame noun and its preposition
+    frame the topic that follows them."""
+    for i in range(len(item) - 2, -1, -1):
+        if item[i + 1] in _FRAME_PREPOSITIONS and (_in("light", item[i]) or _in("frame", item[i])):
+            following = item[i + 2]
+            if item[i + 1] in ("for", "to", "on") and (following in WORDS["closed"] or _in("addressee", following)):
+                continue  # "questions for the team", "advice to retail customers"
+            if item[i + 1] == "to" and part_of_speech(following) & {"NOUN", "ADJ"}:
+                continue  # "requests TO WITHDRAW" frames an act; "advice to X" names a recipient
+            return item[i + 2 :]
+    return item
+
+
+def _role(item: list[str], i: int) -> tuple[str, int]:
+    """What the token at item[i] is, and how many tokens that role spans."""
+    token = item[i]
+    if i == 0 and token in ("without", "no") and len(item) > 1:
+        return "content", 1  # "homeless, facing eviction or WITHOUT food": part of the topic
+    if token == "'s":
+        return "possessive", 1
+    if _is_digit(token) or token in _NUMBERS or token.startswith("non-"):
+        return "skip", 1  # amounts, and negative compounds ("non-refundable" names no topic)
+    if token in _CONTAINER_DETS:
+        return "any", 1
+    if token in _RELATIVE:
+        return "relative", 1
+    if token == "will" and (i and item[i - 1] in _OBJECT_OPENERS or i + 1 == len(item)):
+        return "content", 1  # "a contract, WILL or court filing"; not "WILL be paid"
+    if token in WORDS["aux"]:
+        return "aux", 1
+    if token in WORDS["preposition"]:
+        return "preposition", 1
+    if token in WORDS["closed"] or token in WORDS["light_adj"]:
+        return "skip", 1  # "specific stocks" guards stocks
+    if n := phrase_at(item, i, "others"):
+        return "skip", n  # "a third party's balance": whose, not what
+    if n := phrase_at(item, i, "addressee"):
+        return "addressee", n
+    if _in("addressee", token):
+        return "addressee", 1
+    if n := _phrase(item, i, "framing"):
+        previous = item[i - 1] if i else ""
+        # "a delivery DATE", "a return GUARANTEE": inside a noun phrase it is a noun
+        inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
+        if not (inside_phrase and "NOUN" in part_of_speech(token) and not token.endswith(("ing", "ed"))):
+            return "framing", n
+    return "content", 1
+
+
+def _phrasal(verb: str, particle: str, last: bool) -> bool:
+    """Whether verb + particle is a phrasal verb: it ends its phrase ("being laid OFF") or
+    English writes it as one word too ("failover", "layoff"); not "work OFF the clock"."""
+    return last or any(zipf(lemma + particle) >= _MIN_JOINED_ZIPF for lemma in lemmas(verb))
+
+
+def _is_person(token: str) -> bool:
+    """A role noun made with an agent suffix: adjuster (adjust), pharmacist (pharmacy)."""
+    for suffix in _PERSON_SUFFIXES:
+        stem = token[: -len(suffix)]
+        if token.endswith(suffix) and len(stem) >= 4 and (
+            part_of_speech(stem) or part_of_speech(stem + "e") or part_of_speech(stem + "y")
+        ):
+            return "NOUN" in part_of_speech(token)
+    return False
+
+
+def _word(token: str, item: list[str], i: int, verb_place: bool, determined: bool = False) -> Word:
+    """A content word, told verb or not by the dictionary and its place in the rule."""
+    parts = tuple(p for p in token.split("-") if p) if "-" in token else ()
+    if parts:  # a compound is a noun or a modifier: "estate-planning", "trade-in"
+        return Word(text=token, parts=parts)
+    pos = part_of_speech(token)
+    word = Word(text=token, adjective="ADJ" in pos, attribute=_in("attribute", token))
+    word.light = _in("light", token) or word.attribute or pos == {"ADV"}
+    if not pos:  # a word the dictionary does not know ("reboot"): its place says
+        word.verb = verb_place and not determined and (i + 1 >= len(item) or _role(item, i + 1)[0] != "content")
+        return word
+    if "VERB" not in pos:
+        return word
+    previous = item[i - 1] if i else ""
+    following = item[i + 1] if i + 1 < len(item) else ""
+    participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token)
+    if (determined or previous in _OBJECT_OPENERS) and not participle:
+        return word  # "a DEPLOY to production", "their full CARD number": after a determiner, a noun
+    if participle:
+        # "STAGED accidents", "CONTROLLED substances": a participle before a noun modifies it
+        modifier = bool(following) and _role(item, i + 1)[0] == "content" and "NOUN" in part_of_speech(following)
+        # "margin TRADING": a gerund after a noun ends the noun phrase
+        gerund = token.endswith("ing") and bool(previous) and _role(item, i - 1)[0] == "content" \
+            and "VERB" not in part_of_speech(previous)
+        # … but "Avoid PREDICTING market movements": in a verb's place it is the verb
+        word.verb = not (modifier or gerund) or verb_place and token.endswith("ing")
+    elif not pos & {"NOUN", "ADJ"}:
+        word.verb = True
+    elif following in _OBJECT_OPENERS and previous not in WORDS["closed"]:
+        word.verb = True  # "… or RECORD an applicant's status": a determiner opens its object
+    elif previous in WORDS["closed"] and previous not in WORDS["aux"] and previous != "to":
+        word.verb = False  # after "a", "the", "your": a noun
+    else:
+        word.verb = verb_place or previous == "to"
+    word.adjective = word.adjective and not word.verb
+    return word
+
+
+@dataclass(slots=True)
+class _State:
+    """What reading a rule's clause has established so far, across its list items."""
+
+    verb_place: bool  # the next ambiguous word is a verb ("Never GIVE", "… or LIQUIDATE")
+    acts: bool = False  # an act governs the next noun phrase ("waive FEES")
+    predicating: bool = False  # after "is", "will be": what is said of a subject
+    of_addressee: bool = False  # … and that subject is the person served
+    seen_or: bool = False
+    examples: bool = False  # after "such as", "including": the items are examples
+    predicate_list: bool = False  # the last item ended with what is said of a subject
+    in_pp: bool = False  # the last item ended inside a prepositional phrase
+    np_count: int = 0
+
+
+def read(rule: str) -> tuple[list[Word], list[str]]:
+    """The content words of the clauses that state a rule, and its rationale's words."""
+    stated, rationale = rule_clauses(rule)
+    words: list[Word] = []
+    state = _State(verb_place=False)
+    for number, clause in enumerate(stated):
+        imperative = False
+        while clause and (n := phrase_at(clause, 0, "directive")):
+            # "Never GIVE …" opens with a verb; "No SEATS booked …" with a noun phrase
+            clause, imperative = clause[n:], clause[0] != "no"
+        escalating = False
+        if clause and (n := _phrase(clause, 0, "escalate")):
+            escalating, imperative, clause = True, False, clause[n:]
+        state = _State(verb_place=imperative, np_count=state.np_count)
+        for index, (splitter, raw) in enumerate(_items(_cut(clause, escalating))):
+            _read_item(words, state, number, index, splitter, raw, escalating)
+    return words, rationale
+
+
+def _read_item(words: list[Word], state: _State, clause: int, index: int, splitter: str,
+               raw: list[str], escalating: bool) -> None:
+    item = _after_frame(raw)
+    if len(item) < len(raw):
+        state.verb_place = state.acts = state.in_pp = False  # "advice about APPEALS": a noun phrase
+    co_topic = splitter == "and" and state.seen_or
+    state.seen_or = state.seen_or or splitter == "or"
+    if splitter in _EXAMPLE_SPLITS:
+        state.examples = True
+        state.verb_place = state.acts = state.in_pp = False  # examples are noun phrases
+    elif splitter not in (",", "or", "and", "nor"):
+        state.examples = False
+    phrase: list[Word] = []
+    seen_content = False
+    # "… in a ticket OR CHAT": a bare noun after a prepositional phrase goes on with it
+    in_pp = state.in_pp and splitter in ("or", "and", "nor") and _role(item, 0)[0] == "content"
+    container_pending = escalating and index == 0 and clause == 0
+
+    def close(container: bool = False) -> None:
+        nonlocal phrase, seen_content
+        for w in phrase:
+            w.np = state.np_count
+            w.container = w.container or container
+        if container:
+            seen_content = False  # what follows a container is the topic, not a modifier
+        state.np_count += bool(phrase)
+        phrase = []
+
+    i = 0
+    determiner = False
+    while i < len(item):
+        role, n = _role(item, i)
+        if item[i] in _OBJECT_OPENERS or role == "possessive":
+            determiner = True
+        elif role not in ("content", "skip"):
+            determiner = False
+        if role == "content":
+            token = item[i]
+            following = item[i + 1] if i + 1 < len(item) else ""
+            w = _word(token, item, i, state.verb_place or state.predicating and not phrase, determiner)
+            if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
+                w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
+            w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
+            w.example = state.examples
+            w.determined = phrase[0].determined if phrase else determiner
+            w.predicate = state.predicating and not state.of_addressee
+            w.of_addressee = state.predicating and state.of_addressee
+            w.person = not w.verb and _is_person(w.text)
+            if w.verb and not phrase and i == 0 and state.predicate_list and splitter in ("or", "and", "nor"):
+                w.predicate = True  # "seats booked OR HELD": what is said of the same subject
+            if w.verb:
+                if phrase and not state.verb_place and not container_pending and not w.in_pp:
+                    # "a used CAR passed an inspection", "which SIGNALS trigger a hold":
+                    # a noun phrase right before a verb is its subject
+                    for subject in phrase:
+                        subject.subject = True
+                    w.predicate = True
+                close(container_pending and bool(phrase))
+                container_pending = in_pp = False
+                if not state.predicating and not w.predicate:
+                    state.acts = True
+            else:
+                w.governed = state.acts
+                phrase.append(w)
+            words.append(w)
+            seen_content, state.verb_place = True, False
+            if w.verb:
+                determiner = False
+            i += n
+            continue
+        if role == "addressee":
+            # "a PROSPECTIVE tenant's race": a word that describes the person is no topic
+            for w in [w for w in phrase if "ADJ" in part_of_speech(w.text)]:
+                words.remove(w)
+                phrase.remove(w)
+        follows = role in ("preposition", "relative", "aux")
+        close(container_pending and follows and bool(phrase))
+        if role == "aux":
+            subject = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
+            for w in subject:
+                w.subject = True
+            if subject:
+                state.of_addressee = False  # "their CLAIM is approved"
+            elif not seen_content and not state.predicating:
+                state.of_addressee = True  # "applicants who ARE homeless", "they are eligible"
+            state.predicating, state.acts = True, False
+        elif role in ("relative", "addressee"):
+            state.of_addressee = state.of_addressee or not seen_content
+            state.predicating = False
+            if role == "relative":
+                state.verb_place = True  # "… that a customer BUY or sell", "who THREATENS"
+                in_pp = False  # "the buyer WHO left a review": a clause of its own
+        elif role == "possessive":
+            state.verb_place = False  # "a candidate's AGE": a noun follows
+        elif role == "framing":
+            state.verb_place = state.acts = False
+        elif role == "preposition":
+            state.verb_place = False  # "ask a cardholder FOR their card number"
+            previous = item[i - 1] if i else ""
+            # "something ON THE ROADMAP": what a pronoun stands for is the content;
+            # "caused BY a cyberattack": a passive's agent is an argument, not a modifier
+            agent = item[i] == "by" and bool(words) and words[-1].verb and words[-1].item == index
+            in_pp = seen_content and previous not in _PRONOUNS and not agent
+        if role == "any":
+            container_pending = True
+        elif role in ("preposition", "relative", "aux", "framing", "addressee"):
+            container_pending = False
+        i += n
+    close()
+    state.in_pp = in_pp
+    # "starting, stopping OR CHANGING …": a list of bare verbs goes on with a verb, and
+    # "open firewall ports … OR CHANGE security rules": so does a list of verb phrases
+    mine = [w for w in words if w.item == index and w.clause == clause]
+    state.predicate_list = bool(mine) and mine[-1].verb and mine[-1].predicate
+    state.verb_place = bool(mine) and (mine[-1].verb or mine[0].verb and index == 0 and not state.examples)
