@@ -80,11 +80,11 @@ def zipf(word: str) -> float:
 def part_of_speech(word: str) -> frozenset[str]:
     """The universal POS tags `word` can have (empty when the dictionary does not know it).
 
-    The dictionary gives a VERB reading to many nouns ("product", "fee"); a word counts as
-    a verb only when its -ing form is written too ("courting" is, "producting" is not).
+    The dictionary gives a VERB reading to many nouns ("product", "fee"); such a word counts
+    as a verb too only when its -ing form is written ("courting" is, "producting" is not).
     """
     tags = set(lemminflect.getAllLemmas(word))
-    if "VERB" in tags and not any(
+    if "VERB" in tags and tags & {"NOUN", "ADJ"} and not any(
         zipf(form) >= _MIN_ZIPF
         for lemma in lemminflect.getAllLemmas(word)["VERB"]
         for form in lemminflect.getAllInflections(lemma, "VERB").get("VBG", ())
@@ -108,11 +108,23 @@ def lemmas(word: str) -> frozenset[str]:
     found: set[str] = set()
     for group in lemminflect.getAllLemmas(word).values():
         found.update(group)
-    if not found and word.isalpha() and len(word) > 3 and word.endswith("s") \
-            and not word.endswith(("ss", "us", "is", "ics")):  # "slas" -> "sla"
-        for group in lemminflect.getAllLemmasOOV(word, "NOUN").values():
-            found.update(group)
+    if not found and word.isalpha() and len(word) > 4:
+        found.update(_regular_stems(word))  # "doxxing" -> "doxx", "slas" -> "sla"
     return frozenset(found or {word})
+
+
+def _regular_stems(word: str) -> set[str]:
+    """The bases a word the dictionary does not know may be a regular form of."""
+    stems: set[str] = set()
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            stems.add(stem)
+            if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "sxz":
+                stems.add(stem[:-1])  # "stopped" -> "stop"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
+        stems.add(word[:-1])
+    return {word} | stems if stems else set()
 
 
 def _regular(word: str) -> set[str]:

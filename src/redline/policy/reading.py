@@ -20,7 +20,7 @@ from redline.policy.words import WORDS, phrase_at
 __all__ = ["Word", "about_others", "read"]
 
 _TOKEN = re.compile(
-    r"e\.g\.|i\.e\.|\$?\d[\d,.]*\d%?|\$?\d%?"
+    r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
     r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
     r"|[,;:.!?()/&]"
 )
@@ -29,6 +29,7 @@ _ITEM_MARKS = frozenset(",()/&")
 _CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
+_WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
 _POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
@@ -65,6 +66,7 @@ class Word:
     splitter: str = ""  # the word that opened its list item ("or", ",", "such as")
     determined: bool = False  # a determiner opens its phrase ("A death", "THE fee")
     example: bool = False  # named as an example ("… such as LAWSUITS, ATTORNEYS")
+    bare: bool = False  # a verb with nothing after it in its list item ("STARTING, stopping or …")
     parts: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -113,7 +115,7 @@ def _phrase(tokens_: list[str], i: int, kind: str) -> int:
 
 
 def _is_digit(token: str) -> bool:
-    return token[0].isdigit() or token[0] == "$"
+    return (token[0].isdigit() or token[0] == "$") and not token[-1].isalpha()  # "2fa" is a word
 
 
 def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
@@ -121,7 +123,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     directive: "…; no wire transfers or gift cards"), and the words of the rest (its
     rationale: "…; refunds are decided by the billing team")."""
     found = clauses(tokens(rule))
-    stated, rationale = found[:1], []
+    stated: list[list[str]] = found[:1]
+    rationale: list[list[str]] = []
     for clause in found[1:]:
         n = phrase_at(clause, 0, "directive")
         forbids = n and " ".join(clause[:n]) not in _POSITIVE_DIRECTIVES  # not "always use …"
@@ -131,7 +134,9 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
 
 def _cut(tokens_: list[str], escalating: bool) -> list[str]:
     """Drop conditions, exceptions and (after a routing verb) the destination."""
-    for i in range(1, len(tokens_)):
+    for i in range(0, len(tokens_)):
+        if i == 0 and tokens_[0] != "to":
+            continue
         if phrase_at(tokens_, i, "cut"):
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
                 continue  # "homeless, facing eviction or without food": an item of the list
@@ -139,7 +144,12 @@ def _cut(tokens_: list[str], escalating: bool) -> list[str]:
         if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
             following = tokens_[i + 1]
             if following in WORDS["closed"] or _in("addressee", following) or following in ("human", "humans"):
-                return tokens_[:i]  # "… to a human adjuster", "… to the on-call counselor"
+                # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
+                # who …" names the destination first: only that phrase goes
+                resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in _CONTAINER_DETS), None)
+                if resume is None:
+                    return tokens_[:i]
+                return tokens_[:i] + _cut(tokens_[resume:], escalating)
     return tokens_
 
 
@@ -160,10 +170,10 @@ def _items(tokens_: list[str]) -> list[tuple[str, list[str]]]:
 
 
 def _after_frame(item: list[str]) -> list[str]:
-    """'any mention of self-harm' -> 'self-harm': a light or frame noun and its preposition
-    frame the topic that follows them."""
+    """'any mention of self-harm' -> 'self-harm': a frame noun and its preposition frame the
+    topic that follows them ("service for non-payment" is no frame: "service" is no frame noun)."""
     for i in range(len(item) - 2, -1, -1):
-        if item[i + 1] in _FRAME_PREPOSITIONS and (_in("light", item[i]) or _in("frame", item[i])):
+        if item[i + 1] in _FRAME_PREPOSITIONS and _in("frame", item[i]):
             following = item[i + 2]
             if item[i + 1] in ("for", "to", "on") and (following in WORDS["closed"] or _in("addressee", following)):
                 continue  # "questions for the team", "advice to retail customers"
@@ -204,9 +214,16 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         previous = item[i - 1] if i else ""
         # "a delivery DATE", "a return GUARANTEE": inside a noun phrase it is a noun
         inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
-        if not (inside_phrase and "NOUN" in part_of_speech(token) and not token.endswith(("ing", "ed"))):
+        if not (inside_phrase and "NOUN" in part_of_speech(token) and not token.endswith("ed")):
             return "framing", n
     return "content", 1
+
+
+def lemminflect_vbz(token: str) -> set[str]:
+    """The third-person forms of the verbs `token` may be."""
+    import lemminflect
+
+    return {form for lemma in lemmas(token) for form in lemminflect.getInflection(lemma, tag="VBZ")}
 
 
 def _phrasal(verb: str, particle: str, last: bool) -> bool:
@@ -235,7 +252,7 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     word = Word(text=token, adjective="ADJ" in pos, attribute=_in("attribute", token))
     word.light = _in("light", token) or word.attribute or pos == {"ADV"}
     if not pos:  # a word the dictionary does not know ("reboot"): its place says
-        word.verb = verb_place and not determined and (i + 1 >= len(item) or _role(item, i + 1)[0] != "content")
+        word.verb = verb_place and not determined
         return word
     if "VERB" not in pos:
         return word
@@ -244,6 +261,10 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token)
     if (determined or previous in _OBJECT_OPENERS) and not participle:
         return word  # "a DEPLOY to production", "their full CARD number": after a determiner, a noun
+    wh_clause = token.endswith("s") and i + 1 == len(item) and any(t in _WH for t in item[:i])
+    if wh_clause and token in lemminflect_vbz(token):
+        word.verb = True  # "how our fraud detection WORKS": a wh-clause ends in its verb
+        return word
     if participle:
         # "STAGED accidents", "CONTROLLED substances": a participle before a noun modifies it
         modifier = bool(following) and _role(item, i + 1)[0] == "content" and "NOUN" in part_of_speech(following)
@@ -259,7 +280,9 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     elif previous in WORDS["closed"] and previous not in WORDS["aux"] and previous != "to":
         word.verb = False  # after "a", "the", "your": a noun
     else:
-        word.verb = verb_place or previous == "to"
+        # after "to" a verb ("to HIRE a lawyer"), unless a noun follows ("to RETAIL customers")
+        infinitive = previous == "to" and not (following and _role(item, i + 1)[0] == "addressee")
+        word.verb = verb_place or infinitive
     word.adjective = word.adjective and not word.verb
     return word
 
@@ -313,7 +336,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     phrase: list[Word] = []
     seen_content = False
     # "… in a ticket OR CHAT": a bare noun after a prepositional phrase goes on with it
-    in_pp = state.in_pp and splitter in ("or", "and", "nor") and _role(item, 0)[0] == "content"
+    in_pp = state.in_pp and splitter in ("or", "and", "nor") and _role(item, 0)[0] == "content" \
+        and sum(_role(item, j)[0] == "content" for j in range(len(item))) == 1
     container_pending = escalating and index == 0 and clause == 0
 
     def close(container: bool = False) -> None:
@@ -342,18 +366,20 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
             w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
             w.example = state.examples
+            w.bare = w.verb and i + n == len(item)
             w.determined = phrase[0].determined if phrase else determiner
             w.predicate = state.predicating and not state.of_addressee
             w.of_addressee = state.predicating and state.of_addressee
             w.person = not w.verb and _is_person(w.text)
             if w.verb and not phrase and i == 0 and state.predicate_list and splitter in ("or", "and", "nor"):
                 w.predicate = True  # "seats booked OR HELD": what is said of the same subject
+            reduced = token.endswith(("ed", "en")) and (following in WORDS["preposition"] or not following)
             if w.verb:
-                if phrase and not state.verb_place and not container_pending and not w.in_pp:
+                if phrase and not state.verb_place and not container_pending and not w.in_pp and not reduced:
                     # "a used CAR passed an inspection", "which SIGNALS trigger a hold":
                     # a noun phrase right before a verb is its subject
-                    for subject in phrase:
-                        subject.subject = True
+                    for noun in phrase:
+                        noun.subject = True
                     w.predicate = True
                 close(container_pending and bool(phrase))
                 container_pending = in_pp = False
@@ -368,17 +394,20 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 determiner = False
             i += n
             continue
+        if role == "possessive" and phrase:
+            for owner in phrase:  # "a COURIER's phone number": whose, not what
+                owner.light = True
         if role == "addressee":
             # "a PROSPECTIVE tenant's race": a word that describes the person is no topic
-            for w in [w for w in phrase if "ADJ" in part_of_speech(w.text)]:
-                words.remove(w)
-                phrase.remove(w)
+            for describing in [p for p in phrase if "ADJ" in part_of_speech(p.text)]:
+                words.remove(describing)
+                phrase.remove(describing)
         follows = role in ("preposition", "relative", "aux")
         close(container_pending and follows and bool(phrase))
         if role == "aux":
             subject = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
-            for w in subject:
-                w.subject = True
+            for member in subject:
+                member.subject = True
             if subject:
                 state.of_addressee = False  # "their CLAIM is approved"
             elif not seen_content and not state.predicating:
@@ -390,6 +419,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             if role == "relative":
                 state.verb_place = True  # "… that a customer BUY or sell", "who THREATENS"
                 in_pp = False  # "the buyer WHO left a review": a clause of its own
+                if words and words[-1].container and words[-1].item == index:
+                    state.of_addressee, seen_content = True, False  # "any patron WHO says they are …"
         elif role == "possessive":
             state.verb_place = False  # "a candidate's AGE": a noun follows
         elif role == "framing":
@@ -400,7 +431,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "something ON THE ROADMAP": what a pronoun stands for is the content;
             # "caused BY a cyberattack": a passive's agent is an argument, not a modifier
             agent = item[i] == "by" and bool(words) and words[-1].verb and words[-1].item == index
-            in_pp = seen_content and previous not in _PRONOUNS and not agent
+            # "a client OF THE FIRM" modifies the person; "travelers WITH disabilities" is the topic
+            after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in ("with", "without")
+            predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
+            in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative
         if role == "any":
             container_pending = True
         elif role in ("preposition", "relative", "aux", "framing", "addressee"):
@@ -408,8 +442,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         i += n
     close()
     state.in_pp = in_pp
-    # "starting, stopping OR CHANGING …": a list of bare verbs goes on with a verb, and
-    # "open firewall ports … OR CHANGE security rules": so does a list of verb phrases
+    # "starting, stopping OR CHANGING …": a list of bare verbs goes on with a verb
     mine = [w for w in words if w.item == index and w.clause == clause]
     state.predicate_list = bool(mine) and mine[-1].verb and mine[-1].predicate
-    state.verb_place = bool(mine) and (mine[-1].verb or mine[0].verb and index == 0 and not state.examples)
+    state.verb_place = bool(mine) and mine[-1].verb

@@ -93,7 +93,7 @@ def _delegate(words: list[Word], detectors: list[str]) -> list[Word]:
     gone: set[int] = set()
     for phrase in _phrases(words).values():
         for start in range(len(phrase)):
-            for stop in range(len(phrase), start, -1):
+            for stop in (len(phrase),):  # the phrase's head must be the detector's topic: not "TOKEN listing"
                 key = " ".join(_singular(w.text) for w in phrase[start:stop]).replace("-", " ")
                 detector = DETECTOR_TOPICS.get(key)
                 if detector is not None:
@@ -151,9 +151,14 @@ def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int,
             shared[id(alone)] = ("head", after[-1])
             continue
         before = first_phrase.get((clause, item - 1), [])
-        if len(before) > 1 and alone.splitter in ("or", "and", "nor") and not alone.adjective:
+        if len(before) > 1 and alone.splitter in ("or", "and", "nor") and not alone.adjective and not _plural(alone):
             shared[id(alone)] = ("modifier", before[0])
     return shared
+
+
+def _in_list(kind: str, word: str) -> bool:
+    listed = WORDS.get(kind, frozenset())
+    return word in listed or any(lemma in listed for lemma in lemmas(word))
 
 
 def _plural(word: Word) -> bool:
@@ -177,8 +182,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 found.append((first, "a state of the person the rule is about"))
             continue
         kept = list(phrase)
-        if len(kept) > 1 and kept[-1].light and not kept[-1].attribute:
-            kept = kept[:-1]  # "stroke SYMPTOMS", "court ACTION"
+        if len(kept) > 1 and kept[-1].light and (not kept[-1].attribute or _in_list("attribute_of_time", kept[-1].text)):
+            kept = kept[:-1]  # "stroke SYMPTOMS", "court ACTION", "delivery DATE"
             if len(kept) == 1 and kept[0].adjective:
                 continue  # "legal ADVICE" needs both words
         elif len(kept) == 1 and id(kept[0]) in shared:
@@ -193,7 +198,7 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
         if len(kept) == 1 and not kept[0].light and not kept[0].person:
             found.append((kept[0], "the whole of a guarded phrase"))
             continue
-        nouns = [w for w in kept if not w.verb and not w.adjective]  # "suspected SECURITY BREACH"
+        nouns = [w for w in kept if not w.verb and not w.adjective and not w.text.endswith(("ing", "ed"))]
         head = nouns[-1] if nouns else None
         if head is not None and len(nouns) > 1 and head is kept[-1] and not head.light and not head.person \
                 and not head.parts and not head.text.endswith("ing") and _specificity(head) < HEAD_ZIPF:
@@ -231,7 +236,7 @@ def _rationale_topics(rationale: list[str]) -> list[str]:
 def _is_role(token: str) -> bool:
     from redline.policy.reading import _in, _is_person
 
-    return _is_person(token) or _in("addressee", token)
+    return any(_is_person(lemma) for lemma in lemmas(token)) or _in("addressee", token)
 
 
 def _object(verb: Word, words: list[Word]) -> list[Word]:
@@ -242,6 +247,8 @@ def _object(verb: Word, words: list[Word]) -> list[Word]:
     for w in words[at + 1 :]:
         if w.clause != verb.clause:
             break
+        if not verb.bare and w.item != verb.item and w.verb:
+            break  # "ban a player OR SUSPEND an account": each act has its own object
         if w.verb:
             if found:
                 break
@@ -274,8 +281,7 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
         for w in _object(verb, words):
             objects.setdefault(w.np, []).append(w)
         for target in objects.values():  # "trigger an account HOLD"; "add repairs or CHARGES"
-            strong = [w for w in target if not w.weak]
-            for w in strong or target:
+            for w in [t for t in target if not t.weak] or target:
                 pairs.append((verb, w, "an act and its object"))
     for w in words:  # "their claim IS APPROVED", "two drugs ARE SAFE to take TOGETHER"
         if w.predicate:
@@ -338,7 +344,7 @@ def _topics(words: list[Word], rationale: list[str]) -> tuple[Topic, ...]:
         if len(units) == 2:
             add(units, "a compound")
     if not topics:  # "discuss another client's MATTER": a weak topic guards more than none
-        for w in words:
-            if not w.verb and not w.person and not w.attribute:
-                add(_units(w), "the only noun the rule names (a weak topic)")
+        nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
+        for w in [w for w in nouns if not w.in_pp] or nouns:
+            add(_units(w), "the only noun the rule names (a weak topic)")
     return tuple(Topic(units, why) for units, why in topics.items())

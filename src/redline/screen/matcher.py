@@ -29,7 +29,7 @@ from redline.policy.topics import Topic
 from redline.screen.normalize import normalize
 from redline.types import Severity, Status
 
-WINDOW = 8  # the most words between the two words of a topic
+WINDOW = 10  # the most words between the two words of a topic
 _SENTENCE_BREAK = re.compile(r"[.!?;:](?:\s|$)|\n")
 
 # ASCII: everything but letters and digits becomes a separator (apostrophes too, so
