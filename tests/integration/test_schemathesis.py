@@ -4,7 +4,8 @@ gets a 5xx, and every response matches its documented schema.
 Run through Schemathesis's own command line (all its phases: examples, coverage, fuzzing,
 stateful), bounded at 50 examples per operation. A hook sends most generated checks to
 the loaded policy (random names would only ever reach the 404) and uses the operator
-token for /metrics; every other request carries the expert token.
+token for /metrics and the explain view of a policy; every other request carries the
+expert token.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ def before_call(context, case, kwargs):
     if case.path == "/v1/check" and isinstance(case.body, dict) and isinstance(case.body.get("policy"), str):
         if hash(repr(case.body.get("text"))) % 4:
             case.body["policy"] = "example-support"
-    if case.path == "/metrics":
+    if case.path in ("/metrics", "/v1/policies/{name}"):
         case.headers = {**(case.headers or {}), "Authorization": "Bearer " + os.environ["REDLINE_OPERATOR_TOKEN"]}
+    if case.path == "/v1/policies/{name}" and hash(repr(case.path_parameters)) % 2:
+        case.path_parameters = {**(case.path_parameters or {}), "name": "example-support"}
 """
 
 
@@ -61,7 +64,7 @@ def test_no_input_gets_a_server_error_and_every_reply_matches_the_schema(db_url:
                 break
         output = result.stdout + result.stderr
         assert result.returncode == 0, _problems(output)
-        assert "Tested: 11" in output, output[-4000:]
+        assert "Tested: 12" in output, output[-4000:]
     server_output = server.tail(500_000)
     assert "Traceback" not in server_output, server_output[-8000:]
 
