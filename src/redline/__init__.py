@@ -3,10 +3,18 @@
     from redline import Gate, load_policy
     gate = Gate(load_policy("policy.yaml"))
     decision = gate.check("Your refund is approved.")
+    decision = gate.decide("refund_approval", {"amount": 18, "currency": "USD", ...})
 """
 
 from redline.decide.gate import Gate
-from redline.errors import PolicyError, RedlineError, SuiteError
+from redline.errors import (
+    ActionInputError,
+    DomainError,
+    PolicyError,
+    RedlineError,
+    SuiteError,
+    UnknownDomain,
+)
 from redline.policy import Policy, json_schema, load_policy, parse_policy
 from redline.types import (
     Cue,
@@ -16,13 +24,16 @@ from redline.types import (
     RiskLevel,
     Severity,
     Status,
+    TextSignals,
 )
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ActionInputError",
     "Cue",
     "Decision",
+    "DomainError",
     "Finding",
     "Gate",
     "Outcome",
@@ -33,6 +44,8 @@ __all__ = [
     "Severity",
     "Status",
     "SuiteError",
+    "TextSignals",
+    "UnknownDomain",
     "__version__",
     "json_schema",
     "load_policy",

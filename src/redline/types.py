@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,9 +131,155 @@ class Finding:
         }
 
 
+def unit_interval(name: str, value: float) -> float:
+    """`value` as a float when it is a finite number in [0, 1]; a ValueError naming `name`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number in [0, 1], got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TextCue:
+    """One cue found in free text: the signal it raises, its id, where, and its weight."""
+
+    signal: str  # injection | urgency | sentiment
+    cue: str
+    match: str  # the matched words of the original text (cut to a few dozen characters)
+    start: int
+    end: int
+    weight: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "signal": self.signal,
+            "cue": self.cue,
+            "match": self.match,
+            "start": self.start,
+            "end": self.end,
+            "weight": self.weight,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TextSignals:
+    """What a free text says about an action, each in [0, 1]; any producer may build one.
+
+    `injection`: the text tries to instruct whoever reads it; `urgency`: it presses for
+    speed; `sentiment`: how negative it is (0 none, 1 hostile; positive words never lower
+    it). Values are checked here, so a producer cannot hand the engine 1.7 or NaN.
+    """
+
+    injection: float = 0.0
+    urgency: float = 0.0
+    sentiment: float = 0.0
+    cues: tuple[TextCue, ...] = ()
+    source: str = "heuristic"
+
+    def __post_init__(self) -> None:
+        for name in ("injection", "urgency", "sentiment"):
+            unit_interval(f"TextSignals.{name}", getattr(self, name))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "injection": self.injection,
+            "urgency": self.urgency,
+            "sentiment": self.sentiment,
+            "source": self.source,
+            "cues": [c.to_dict() for c in self.cues],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One named input to an action's scores: which score it feeds, its weight and value."""
+
+    name: str
+    kind: str  # confidence | risk
+    weight: float
+    value: float
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "weight": self.weight, "value": round(self.value, 4), "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCheck:
+    """One hard rule of an action domain, as evaluated: it fired or not, and why."""
+
+    id: str
+    outcome: Outcome  # refuse | escalate
+    fired: bool
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "outcome": self.outcome.value, "fired": self.fired, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The bars an action must clear, before and after the reversibility adjustment."""
+
+    base_confidence_min: float
+    base_risk_max: float
+    reversibility: float
+    penalty: float  # 1 - reversibility
+    confidence_min: float  # base_confidence_min + 0.25 * penalty
+    risk_max: float  # base_risk_max - 0.20 * penalty
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": {"confidence_min": self.base_confidence_min, "risk_max": self.base_risk_max},
+            "reversibility": round(self.reversibility, 4),
+            "penalty": round(self.penalty, 4),
+            "adjusted": {"confidence_min": round(self.confidence_min, 4), "risk_max": round(self.risk_max, 4)},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ActionAssessment:
+    """How an action was decided: every signal, the scores, the bars and the deciding test."""
+
+    domain: str
+    signals: tuple[Signal, ...]
+    confidence: float
+    risk: float
+    evidence: float
+    thresholds: Thresholds
+    hard_rules: tuple[RuleCheck, ...]
+    missing: tuple[str, ...]
+    decided_by: str  # hard_rule:ID | missing_evidence | risk_ceiling | confidence_bar | all_tests_passed
+    reversibility_detail: str = ""
+    text: tuple[tuple[str, TextSignals], ...] = ()  # (field, signals) for each free-text field given
+
+    @property
+    def rules_fired(self) -> list[str]:
+        return [f"{self.domain}:{r.id}" for r in self.hard_rules if r.fired]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "decided_by": self.decided_by,
+            "scores": {
+                "confidence": round(self.confidence, 4),
+                "risk": round(self.risk, 4),
+                "evidence": round(self.evidence, 4),
+                "reversibility": round(self.thresholds.reversibility, 4),
+            },
+            "reversibility": self.reversibility_detail,
+            "thresholds": self.thresholds.to_dict(),
+            "signals": [s.to_dict() for s in self.signals],
+            "hard_rules": [r.to_dict() for r in self.hard_rules],
+            "missing": list(self.missing),
+            "text_signals": [{"field": name, **signals.to_dict()} for name, signals in self.text],
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The gate's answer for one text. `to_dict()` is the stable JSON form."""
+    """The gate's answer for one text or one action. `to_dict()` is the stable JSON form."""
 
     id: str
     outcome: Outcome
@@ -146,6 +293,7 @@ class Decision:
     layers: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     context: dict[str, Any] | None = None  # principal facts and license, never message bodies
+    action: ActionAssessment | None = None  # for an action (`Gate.decide`): scores and tests
 
     @property
     def licensed_by_context(self) -> bool:
@@ -153,7 +301,15 @@ class Decision:
 
     @property
     def rules_fired(self) -> list[str]:
-        return sorted({f.rule for f in self.findings})
+        fired = {f.rule for f in self.findings}
+        if self.action is not None:
+            fired.update(self.action.rules_fired)
+        return sorted(fired)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """For an action: the evidence fields it needs and did not get (outcome `ask`)."""
+        return self.action.missing if self.action is not None else ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -169,4 +325,6 @@ class Decision:
             "error": self.error,
             "licensed_by_context": self.licensed_by_context,
             "context": self.context,
+            "missing": list(self.missing),
+            "action": self.action.to_dict() if self.action is not None else None,
         }

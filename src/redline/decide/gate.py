@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import itertools
 import logging
-import os
-import time
+from collections.abc import Mapping
 from time import perf_counter
 from typing import Any
 
 from pydantic import ValidationError
 
-from redline.decide.resolve import REASON_ERROR, Resolution, resolve
+from redline.decide.actions import decide_action
+from redline.decide.ids import new_decision_id
+from redline.decide.resolve import ERROR_RISK, REASON_ERROR, Resolution, resolve
+from redline.domains.base import Domain
+from redline.domains.registry import DomainRegistry
 from redline.errors import PolicyError
 from redline.policy.guards import unguarded_rules
 from redline.policy.schema import Policy
+from redline.signals import TextSignalSource
 from redline.review.license import licensed_outcome
 from redline.review.principal import principal_facts
 from redline.screen.engine import compile_screen
@@ -23,41 +26,27 @@ from redline.types import Decision, Finding, Outcome, RiskLevel
 
 log = logging.getLogger("redline.gate")
 
-_ERROR_RISK = {
-    Outcome.REFUSE: RiskLevel.HIGH,
-    Outcome.ESCALATE: RiskLevel.HIGH,
-    Outcome.DEFER: RiskLevel.MEDIUM,
-    Outcome.ASK: RiskLevel.MEDIUM,
-    Outcome.EXECUTE: RiskLevel.LOW,
-}
-
-
-def _new_id_source() -> tuple[str, itertools.count[int]]:
-    return f"{int(time.time()):08x}{os.urandom(6).hex()}", itertools.count()
-
-
-# Decision ids: a random per-process prefix (renewed in a forked child) and a counter.
-# Unique like a uuid4, a tenth of its cost, and ids from one process sort in order.
-_id_prefix, _id_counter = _new_id_source()
-
-
-def _reset_ids() -> None:
-    global _id_prefix, _id_counter
-    _id_prefix, _id_counter = _new_id_source()
-
-
-os.register_at_fork(after_in_child=_reset_ids)
-
-
-def new_decision_id() -> str:
-    return f"{_id_prefix}{next(_id_counter):08x}"
 
 
 class Gate:
-    """Checks texts against one policy. Build once; `check` is safe to call from threads."""
+    """Checks texts against one policy, and actions against their domains.
 
-    def __init__(self, policy: Policy) -> None:
+    Build once; `check` and `decide` are safe to call from threads. Without a policy,
+    `Gate()` decides actions and checks texts with the built-in detectors only (the
+    defaults of an empty version-1 policy: every clean draft goes to human review).
+    """
+
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        domains: DomainRegistry | None = None,
+        text_signals: TextSignalSource | None = None,
+    ) -> None:
+        policy = policy if policy is not None else Policy(version=1, name="default")
         self.policy = policy
+        self._domains = domains
+        self.text_signals = text_signals
         self.policy_hash = policy.hash
         unguarded = unguarded_rules(policy)  # a policy built in code gets the same check as a file
         if unguarded:
@@ -130,6 +119,27 @@ class Gate:
             context=context_meta,
         )
 
+    @property
+    def domains(self) -> DomainRegistry:
+        """The domains `decide` knows: those given, else the built-in and plugin ones."""
+        if self._domains is None:  # loaded on first use: a text-only gate never scans plugins
+            self._domains = DomainRegistry.default()
+        return self._domains
+
+    def decide(self, domain: str | Domain, data: Mapping[str, Any] | Any) -> Decision:
+        """The decision for one proposed action (DESIGN.md sections 4 and 7).
+
+        `domain` is a registered name ("refund_approval") or a Domain; `data` its input,
+        a mapping of fields (absent or None: evidence not given, so perhaps `ask`).
+        Raises UnknownDomain or ActionInputError (naming each bad field) for a caller's
+        mistake, before anything is decided; after that it never raises, and a failure
+        yields the policy's `on_error` outcome with reason `check_error`.
+        """
+        resolved = domain if isinstance(domain, Domain) else self.domains.get(domain)
+        return decide_action(
+            resolved, data, on_error=Outcome(self.policy.on_error), text_source=self.text_signals
+        )
+
     def _license(
         self,
         resolution: Resolution,
@@ -166,7 +176,7 @@ class Gate:
             id=decision_id,
             outcome=outcome,
             reason=REASON_ERROR,
-            risk_level=_ERROR_RISK[outcome],
+            risk_level=ERROR_RISK[outcome],
             findings=(),
             suppressed=(),
             policy_name=self.policy.name,

@@ -23,6 +23,15 @@ REASON_BELOW_BAR = "below_auto_send_threshold"
 REASON_RED_LINE = "red_line_violation"
 REASON_ERROR = "check_error"
 
+# The risk level of a decision that failed inside, by the on_error outcome it yields.
+ERROR_RISK = {
+    Outcome.REFUSE: RiskLevel.HIGH,
+    Outcome.ESCALATE: RiskLevel.HIGH,
+    Outcome.DEFER: RiskLevel.MEDIUM,
+    Outcome.ASK: RiskLevel.MEDIUM,
+    Outcome.EXECUTE: RiskLevel.LOW,
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Resolution:

@@ -17,7 +17,7 @@ import os
 import re
 import types
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 import re2
 import yaml
@@ -78,6 +78,11 @@ for _name, _regexp, _first in _CORE_RESOLVERS:
 def load_policy(path: str | os.PathLike[str]) -> Policy:
     """Read and validate the policy file at `path`."""
     name = os.fsdecode(path)
+    return parse_policy(read_yaml_text(name), name)
+
+
+def read_yaml_text(name: str) -> str:
+    """The text of the YAML file `name`, or a PolicyError naming the file and the fix."""
     try:
         raw = Path(name).read_bytes()
     except FileNotFoundError as exc:
@@ -107,15 +112,39 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
             line=raw.count(b"\n", 0, exc.start) + 1,
             column=exc.start - line_start + 1,
         ) from exc
-    return parse_policy(text, name)
+    return text
 
 
 def parse_policy(text: str, path: str = "<string>") -> Policy:
     """Validate policy YAML given as text; `path` names it in error messages."""
+    policy, root = _parse(text, path, Policy, "policy")
+    unguarded = unguarded_rules(policy)
+    if unguarded:
+        first_rule = unguarded[0]
+        mark = _node_at(root, first_rule.loc).start_mark
+        message = first_rule.message
+        if len(unguarded) > 1:
+            others = ", ".join(u.rule_id for u in unguarded[1:])
+            message += f"\n{len(unguarded) - 1} more rule(s) guard nothing: {others}"
+        raise PolicyError(
+            message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(first_rule.loc)
+        )
+    return policy
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_yaml_model(text: str, path: str, model: type[M], *, what: str = "policy") -> M:
+    """YAML text validated by `model`, or a PolicyError naming line, column, key and fix."""
+    return _parse(text, path, model, what)[0]
+
+
+def _parse(text: str, path: str, model: type[M], what: str) -> tuple[M, Node]:
     root = _compose(text, path)
     if root is None or (isinstance(root, ScalarNode) and root.value == ""):
         raise PolicyError(
-            "the file is empty. Fix: write the policy, starting with `version: 1` and `name: ...`",
+            f"the file is empty. Fix: write the {what}, starting with `version: 1` and `name: ...`",
             path=path,
             line=1,
             column=1,
@@ -130,30 +159,19 @@ def parse_policy(text: str, path: str = "<string>") -> Policy:
         )
     data = _to_python(root, path, ())
     try:
-        policy = Policy.model_validate(data)
+        validated = model.model_validate(data)
     except ValidationError as exc:
-        unique = {str(p): p for p in (_explain(dict(e), root, data, path) for e in exc.errors())}
+        unique = {str(p): p for p in (_explain(dict(e), root, data, path, model) for e in exc.errors())}
         problems = sorted(unique.values(), key=lambda p: (p.line or 0, p.column or 0, str(p)))
         first = problems[0]
         message = first.problem
         if len(problems) > 1:
             listing = "\n".join(f"  {p}" for p in problems)
-            message += f"\n{len(problems)} problems in this policy:\n{listing}"
+            message += f"\n{len(problems)} problems in this {what}:\n{listing}"
         raise PolicyError(
             message, path=path, line=first.line, column=first.column, key=first.key
         ) from exc
-    unguarded = unguarded_rules(policy)
-    if unguarded:
-        first_rule = unguarded[0]
-        mark = _node_at(root, first_rule.loc).start_mark
-        message = first_rule.message
-        if len(unguarded) > 1:
-            others = ", ".join(u.rule_id for u in unguarded[1:])
-            message += f"\n{len(unguarded) - 1} more rule(s) guard nothing: {others}"
-        raise PolicyError(
-            message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(first_rule.loc)
-        )
-    return policy
+    return validated, root
 
 
 def _compose(text: str, path: str) -> Node | None:
@@ -241,7 +259,7 @@ def _to_python(node: Node, path: str, loc: Loc, active: frozenset[int] = frozens
     raise fail(f"unsupported YAML tag {node.tag!r}. Fix: remove the tag", node, loc)
 
 
-def _explain(err: dict[str, Any], root: Node, data: Any, path: str) -> PolicyError:
+def _explain(err: dict[str, Any], root: Node, data: Any, path: str, model: type[BaseModel] = Policy) -> PolicyError:
     """One pydantic error as a located message with the value and the fix."""
     kind, value = err["type"], err.get("input")
     loc = tuple(part for part in err["loc"] if part not in SHAPE_TAGS)  # a union's tag is no key
@@ -252,16 +270,16 @@ def _explain(err: dict[str, Any], root: Node, data: Any, path: str) -> PolicyErr
     elif kind == "missing":
         name = str(loc[-1])
         node = _node_at(root, loc[:-1])
-        choices = _choices(_annotation(loc))
+        choices = _choices(_annotation(loc, model))
         example = _EXAMPLES.get(name, choices.split(" | ")[0] if choices else "...")
         also = f" (one of {choices})" if " | " in choices else ""
         message = f"required key `{name}` is missing. Fix: add `{name}: {example}`{also} here"
     elif kind == "extra_forbidden":
         name = str(loc[-1])
         node = _node_at(root, loc, want_key=True)
-        model = _unwrap(_annotation(loc[:-1]))
-        model = next((m for m in _members(model) if _is_model(m)), model)  # the mapping form of a union
-        allowed = list(model.model_fields) if _is_model(model) else []
+        parent = _unwrap(_annotation(loc[:-1], model))
+        parent = next((m for m in _members(parent) if _is_model(m)), parent)  # the mapping form of a union
+        allowed = list(parent.model_fields) if _is_model(parent) else []
         close = difflib.get_close_matches(name, allowed, n=1)
         hint = f"did you mean `{close[0]}`? " if close else ""
         message = (
@@ -270,18 +288,18 @@ def _explain(err: dict[str, Any], root: Node, data: Any, path: str) -> PolicyErr
         )
     else:
         node = _node_at(root, loc)
-        message = _value_message(kind, loc, value, err)
+        message = _value_message(kind, loc, value, err, model)
     mark = node.start_mark
     return PolicyError(
         message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(loc) or None
     )
 
 
-def _value_message(kind: str, loc: Loc, value: Any, err: dict[str, Any]) -> str:
+def _value_message(kind: str, loc: Loc, value: Any, err: dict[str, Any], model: type[BaseModel] = Policy) -> str:
     if loc == ("version",):
         return f"version {_show(value)} is not supported. Fix: write `version: 1`, the only version"
     if kind in ("enum", "literal_error"):
-        choices = _choices(_annotation(loc))
+        choices = _choices(_annotation(loc, model))
         close = difflib.get_close_matches(str(value), choices.split(" | "), n=1)
         hint = f"did you mean {close[0]}? " if close else ""
         return f"{_show(value)} is not allowed here. Fix: {hint}use one of {choices}"
@@ -375,9 +393,9 @@ def _get(data: Any, loc: Loc) -> Any:
     return data
 
 
-def _annotation(loc: Loc) -> Any:
+def _annotation(loc: Loc, model: type[BaseModel] = Policy) -> Any:
     """The type the schema expects at `loc`, or None where it cannot say."""
-    tp: Any = Policy
+    tp: Any = model
     for part in loc:
         tp = _unwrap(tp)
         if isinstance(part, int) and get_args(tp):
