@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from redline.actions_cli import decide, domains
 from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
@@ -31,6 +32,8 @@ err = Console(stderr=True, highlight=False)
 
 app.add_typer(log_app, name="log")
 app.command()(serve)
+app.command()(decide)
+app.command()(domains)
 
 _PROGRESS_FROM = 200  # suites smaller than this finish before a bar is worth drawing
 

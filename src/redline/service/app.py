@@ -17,7 +17,9 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from redline import __version__
-from redline.service import errors, routes, routes_review
+from redline.domains.registry import DomainRegistry
+from redline.errors import DomainError
+from redline.service import errors, routes, routes_decide, routes_review
 from redline.service.limits import BodyLimit
 from redline.service.policies import PolicyRegistry
 from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
@@ -27,9 +29,11 @@ from redline.store.decision_log import DecisionLog
 from redline.store.sql import AuditStore
 
 log = logging.getLogger("redline.service")
+DOMAINS_SUBDIR = "domains"
 
 DESCRIPTION = """\
-redline checks drafts and messages against a policy and records every decision.
+redline checks drafts and messages against a policy, decides proposed actions (refunds,
+ticket routes, deploys, moderation calls) against their domains, and records every decision.
 
 Authenticate with `Authorization: Bearer TOKEN`; a token has one role: `client`
 (checks; sees outcome and a generic reason), `expert` (everything, acts on the review
@@ -49,8 +53,13 @@ def build_service(settings: Settings) -> Service:
     except Exception:
         store.close()
         raise
+    try:  # threshold-only YAML domains live beside the policies, in domains/
+        domains = DomainRegistry.load(yaml_dir=settings.policies_dir / DOMAINS_SUBDIR)
+    except DomainError as exc:
+        store.close()
+        raise ServiceConfigError(str(exc)) from exc
     decisions = DecisionLog(settings.log_path, max_bytes=settings.log_max_bytes, backups=settings.log_backups)
-    return Service(settings, TokenRegistry(settings.tokens), policies, decisions, store)
+    return Service(settings, TokenRegistry(settings.tokens), policies, decisions, store, domains=domains)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -91,6 +100,7 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(routes_review.router)
+    app.include_router(routes_decide.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(errors.Guard)  # added last: the outermost of ours
     return app

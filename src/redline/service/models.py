@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from redline.service.models_decide import ActionOut
 from redline.types import Outcome, RiskLevel
 
 QueueStatusName = Literal["pending", "approved", "edited", "rejected"]
@@ -106,6 +107,8 @@ class FullDecision(BaseModel):
     error: str | None
     licensed_by_context: bool
     context: dict[str, Any] | None
+    missing: list[str] = Field(default=[], description="For an action: the evidence it needs and did not get.")
+    action: ActionOut | None = Field(default=None, description="For an action: signals, thresholds, the deciding test.")
 
 
 class AuditRowOut(BaseModel):
@@ -125,6 +128,7 @@ class AuditRowOut(BaseModel):
     context: dict[str, Any] | None
     text_excerpt: str = Field(description="The first 200 characters, credentials and PII scrubbed.")
     error: str | None
+    action: dict[str, Any] | None = Field(default=None, description="For an action: how it was decided.")
 
 
 class AuditPage(BaseModel):

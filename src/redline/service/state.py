@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from fastapi import Request
 
+from redline.decide.gate import Gate
+from redline.domains.registry import DomainRegistry
 from redline.service.errors import ApiError
 from redline.service.metrics import Metrics
 from redline.service.policies import PolicyRegistry
@@ -38,9 +40,12 @@ class Service:
     decisions: DecisionLog
     store: AuditStore
     metrics: Metrics = field(default_factory=Metrics)
+    domains: DomainRegistry = field(default_factory=DomainRegistry.default)
+    actions: Gate = field(init=False)  # decides actions: no text policy, the domains above
     _writes: contextlib.AbstractContextManager[object] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.actions = Gate(domains=self.domains)
         # SQLite has one writer at a time, and a connection that finds the lock taken
         # sleeps in growing steps (up to 100 ms) before it tries again: threads of one
         # process queue far better on a lock of ours. PostgreSQL needs no such thing.

@@ -84,6 +84,7 @@ class DecisionEventV1:
     erased: tuple[dict[str, Any], ...]  # {"type", "detector", "start", "end"}, original offsets
     erased_total: int  # len(erased) unless it was capped at MAX_ERASED
     error: str | None = None
+    action: dict[str, Any] | None = None  # an action's scores and tests; cue words scrubbed
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,6 +106,7 @@ class DecisionEventV1:
             "erased": [dict(e) for e in self.erased],
             "erased_total": self.erased_total,
             "error": self.error,
+            "action": self.action,
         }
 
     def to_json_line(self) -> str:
@@ -138,4 +140,5 @@ def event_from_decision(decision: Decision, text: Any, *, now: str | None = None
         erased=tuple(e.to_dict() for e in scrubbed.erased[:MAX_ERASED]),
         erased_total=len(scrubbed.erased),
         error=_clean_string(decision.error) if decision.error is not None else None,
+        action=_metadata(decision.action.to_dict()) if decision.action is not None else None,
     )

@@ -93,6 +93,7 @@ class DecisionRecord(Base):
     context: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # no bodies
     text_excerpt: Mapped[str] = mapped_column(String(EXCERPT_CHARS))  # scrubbed by the caller
     error: Mapped[str | None] = mapped_column(Text)
+    action: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # an action's scores
 
 
 class QueueItemRecord(Base):

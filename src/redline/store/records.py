@@ -40,6 +40,7 @@ class AuditRow:
     context: dict[str, Any] | None
     text_excerpt: str
     error: str | None
+    action: dict[str, Any] | None = None  # for an action: signals, thresholds, the deciding test
 
 
 @dataclass(frozen=True, slots=True)

@@ -304,6 +304,7 @@ def _decision_record(decision: Decision, now: datetime, text_excerpt: str) -> De
         context=decision.context,
         text_excerpt=text_excerpt[:EXCERPT_CHARS],
         error=decision.error,
+        action=decision.action.to_dict() if decision.action is not None else None,
     )
 
 
@@ -334,6 +335,7 @@ def _audit_row(r: DecisionRecord) -> AuditRow:
         context=r.context,
         text_excerpt=r.text_excerpt,
         error=r.error,
+        action=r.action,
     )
 
 
