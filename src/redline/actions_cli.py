@@ -112,13 +112,9 @@ def print_action(decision: Decision) -> None:
         return
     out.print(Text(f"decided by: {_deciding_test(action)}", style="bold"))
     t = action.thresholds
-    out.print(
-        Text(
-            f"reversibility {t.reversibility:.3f} ({safe(action.reversibility_detail)}), penalty {t.penalty:.3f}: "
-            f"confidence bar {t.base_confidence_min:.3f} + 0.25 x {t.penalty:.3f} = {t.confidence_min:.3f}; "
-            f"risk ceiling {t.base_risk_max:.3f} - 0.20 x {t.penalty:.3f} = {t.risk_max:.3f}"
-        )
-    )
+    out.print(Text(f"reversibility {t.reversibility:.3f} ({safe(action.reversibility_detail)}), penalty {t.penalty:.3f}"))
+    out.print(Text(f"confidence bar {t.base_confidence_min:.3f} + 0.25 x {t.penalty:.3f} = {t.confidence_min:.3f}"))
+    out.print(Text(f"risk ceiling   {t.base_risk_max:.3f} - 0.20 x {t.penalty:.3f} = {t.risk_max:.3f}"))
     table = Table("signal", "kind", "weight", "value", "detail", show_edge=False, pad_edge=False)
     for s in action.signals:
         table.add_row(s.name, s.kind, f"{s.weight:.2f}", f"{s.value:.3f}", Text(safe(s.detail)))

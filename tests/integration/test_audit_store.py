@@ -349,7 +349,12 @@ def test_migrating_twice_is_a_no_op(store: AuditStore, db_url: str, raw_query: R
 
     store.migrate()
 
-    assert raw_query(db_url, "SELECT version_num FROM redline_alembic_version") == [("0001",)]
+    from alembic.script import ScriptDirectory
+
+    from redline.store.sql import MIGRATIONS
+
+    head = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    assert raw_query(db_url, "SELECT version_num FROM redline_alembic_version") == [(head,)]
     assert store.count() == 1 and len(store.queue().items) == 1
 
 

@@ -35,7 +35,7 @@ HookValue = float | tuple[float, str]
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-def _storable_text(value: str) -> str:
+def storable_text(value: str) -> str:
     """Free text every audit backend can hold: no NUL, no lone surrogate."""
     if found := _UNSTORABLE.search(value):
         what = "a NUL character" if found.group() == "\x00" else "a lone surrogate (invalid Unicode)"
@@ -43,9 +43,9 @@ def _storable_text(value: str) -> str:
     return value
 
 
-def text_field(max_length: int = 20_000, description: str = "") -> Any:
-    """A free-text field: evidence for the text signals only, never for a branch."""
-    return Field(default=None, max_length=max_length, description=description or "Free text.")
+def text_field(description: str = "") -> Any:
+    """A free-text field: read for the text signals only, never for a branch."""
+    return Field(default=None, description=description or "Free text.")
 
 
 def _iso_text(value: object) -> object:
@@ -54,7 +54,9 @@ def _iso_text(value: object) -> object:
     return value
 
 
-Text = Annotated[str, AfterValidator(_storable_text)]
+Text = Annotated[str, Field(max_length=20_000), AfterValidator(storable_text)]
+ShortText = Annotated[str, Field(max_length=500), AfterValidator(storable_text)]
+LongText = Annotated[str, Field(max_length=100_000), AfterValidator(storable_text)]
 # A moment with its UTC offset ("2025-03-04T10:30:00+01:00"): the offset says what
 # local time it was, which is what "a deploy at 22:00 on a Friday" is about.
 When = Annotated[AwareDatetime, Field(strict=False), BeforeValidator(_iso_text)]

@@ -20,10 +20,10 @@ from redline.domains.base import (
     Domain,
     HookValue,
     Identifier,
+    LongText,
     RuleSpec,
     Scenario,
     SignalSpec,
-    Text,
     TextMix,
     text_field,
 )
@@ -58,7 +58,7 @@ class ModerationInput(ActionInput):
     free_expression_risk: float | None = Field(
         None, ge=0, le=1, allow_inf_nan=False, description="0 plain abuse ... 1 news, political speech, satire, art."
     )
-    content: Text | None = text_field(100_000, "The flagged content (free text).")
+    content: LongText | None = text_field("The flagged content (free text).")
 
 
 class ContentModeration(Domain):

@@ -77,7 +77,7 @@ class DeployInput(ActionInput):
     rollback_plan: bool | None = Field(None, description="A tested way back exists (previous release, feature flag).")
     deploy_time: When | None = Field(None, description="When it would ship, ISO 8601 with the team's UTC offset.")
     change_freeze: bool | None = Field(None, description="A change freeze is in force.")
-    commit_message: Text | None = text_field(20_000, "The commit or merge request message (free text).")
+    commit_message: Text | None = text_field("The commit or merge request message (free text).")
 
 
 def _off_hours(a: DeployInput) -> tuple[float, str]:

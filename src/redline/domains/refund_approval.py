@@ -49,7 +49,7 @@ class RefundInput(ActionInput):
     return_window_days: int | None = Field(None, ge=0, le=3_650, description="The return window of the order.")
     prior_refunds: int | None = Field(None, ge=0, le=1_000_000, description="Refunds this customer had before.")
     customer_tenure_days: int | None = Field(None, ge=0, le=36_500, description="Days since the account was opened.")
-    reason: Text | None = text_field(5_000, "The customer's reason, in their words (free text).")
+    reason: Text | None = text_field("The customer's reason, in their words (free text).")
 
 
 def _usd(a: RefundInput) -> float | None:

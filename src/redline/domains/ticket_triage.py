@@ -22,6 +22,7 @@ from redline.domains.base import (
     Identifier,
     RuleSpec,
     Scenario,
+    ShortText,
     SignalSpec,
     Text,
     TextMix,
@@ -55,9 +56,9 @@ class TicketInput(ActionInput):
         None, ge=0, le=1, allow_inf_nan=False, description="The router's confidence in the proposed queue."
     )
     proposed_queue: Identifier | None = Field(None, description="Where the agent wants to send the ticket.")
-    auto_close: bool = Field(False, description="The proposal closes the ticket without a reply.")
-    subject: Text | None = text_field(500, "The ticket's subject (free text).")
-    body: Text | None = text_field(20_000, "The ticket's body (free text).")
+    auto_close: bool | None = Field(False, description="The proposal closes the ticket without a reply (null: no).")
+    subject: ShortText | None = text_field("The ticket's subject (free text).")
+    body: Text | None = text_field("The ticket's body (free text).")
 
 
 class TicketTriage(Domain):

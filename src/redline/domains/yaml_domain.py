@@ -37,7 +37,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from redline.domains.base import (
     NAME,
@@ -48,12 +48,12 @@ from redline.domains.base import (
     RuleSpec,
     Scenario,
     SignalSpec,
-    Text,
     TextMix,
     When,
+    storable_text,
 )
 from redline.errors import DomainError, PolicyError
-from redline.policy.load import parse_yaml_model, read_yaml_text
+from redline.policy.load import parse_yaml_model, read_yaml_text, yaml_position
 from redline.types import Outcome
 
 PATTERNS = ("*.yaml", "*.yml")
@@ -186,28 +186,33 @@ class DomainFile(_Spec):
             raise ValueError("a domain name is lower-case letters, digits and _, starting with a letter (vendor_payment)")
         return value
 
-    @model_validator(mode="after")
-    def _references(self) -> DomainFile:
-        for sig in self.signals:
-            spec = self.fields.get(sig.field)
-            if spec is None:
-                raise ValueError(f"signal {sig.name!r} reads field {sig.field!r}, which `fields` does not declare")
-            if spec.type in ("text", "id", "datetime"):
-                raise ValueError(f"signal {sig.name!r} reads {spec.type} field {sig.field!r}; use a number, boolean or choice")
-            if spec.type == "choice" and set(sig.values or {}) != set(spec.choices or []):
-                raise ValueError(f"signal {sig.name!r} needs a value for each choice of {sig.field!r}: {spec.choices}")
-            if spec.type in ("number", "integer") and sig.scale is None and not (spec.minimum == 0 and spec.maximum == 1):
-                raise ValueError(f"signal {sig.name!r}: give `scale: [low, high]`, or declare {sig.field!r} with minimum 0, maximum 1")
-            if sig.scale is not None and not sig.scale[0] < sig.scale[1]:
-                raise ValueError(f"signal {sig.name!r}: scale low must be below high")
-        for rule in self.hard_rules:
-            for cond in rule.when:
-                if cond.field not in self.fields:
-                    raise ValueError(f"hard rule {rule.id!r} tests field {cond.field!r}, which `fields` does not declare")
-        field = self.reversibility.field
-        if field is not None and self.fields.get(field, FieldSpec(type="text")).type not in ("number", "integer"):
-            raise ValueError(f"reversibility reads {field!r}, which must be a declared number or integer field")
-        return self
+
+
+def _reference_problems(spec: DomainFile) -> list[tuple[tuple[str | int, ...], str]]:
+    """What the schema cannot see: names that refer to fields, and fields fit for their use."""
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    for i, sig in enumerate(spec.signals):
+        where: tuple[str | int, ...] = ("signals", i)
+        field = spec.fields.get(sig.field)
+        if field is None:
+            problems.append(((*where, "field"), f"signal {sig.name!r} reads field {sig.field!r}, which `fields` does not declare"))
+        elif field.type in ("text", "id", "datetime"):
+            problems.append(((*where, "field"), f"signal {sig.name!r} reads {field.type} field {sig.field!r}; use a number, boolean or choice"))
+        elif field.type == "choice" and set(sig.values or {}) != set(field.choices or []):
+            problems.append(((*where, "values"), f"signal {sig.name!r} needs a value for each choice of {sig.field!r}: {field.choices}"))
+        elif field.type in ("number", "integer") and sig.scale is None and not (field.minimum == 0 and field.maximum == 1):
+            problems.append((where, f"signal {sig.name!r}: give `scale: [low, high]`, or declare {sig.field!r} with minimum 0, maximum 1"))
+        if sig.scale is not None and not sig.scale[0] < sig.scale[1]:
+            problems.append(((*where, "scale"), f"signal {sig.name!r}: scale low must be below high"))
+    for i, rule in enumerate(spec.hard_rules):
+        for j, cond in enumerate(rule.when):
+            if cond.field not in spec.fields:
+                problems.append(((
+                    "hard_rules", i, "when", j, "field"), f"hard rule {rule.id!r} tests field {cond.field!r}, which `fields` does not declare"))
+    field_name = spec.reversibility.field
+    if field_name is not None and spec.fields.get(field_name, FieldSpec(type="text")).type not in ("number", "integer"):
+        problems.append((("reversibility", "field"), f"reversibility reads {field_name!r}, which must be a declared number or integer field"))
+    return problems
 
 
 def _annotation(spec: FieldSpec) -> Any:
@@ -221,7 +226,7 @@ def _annotation(spec: FieldSpec) -> Any:
     if spec.type == "choice":
         return Literal[tuple(spec.choices or ())]
     if spec.type == "text":
-        return Annotated[Text, Field(max_length=spec.max_length)]
+        return Annotated[str, Field(max_length=spec.max_length), AfterValidator(storable_text)]
     return When if spec.type == "datetime" else Identifier
 
 
@@ -304,11 +309,18 @@ def load_yaml_domain(path: Path) -> YamlDomain:
     """The domain in `path`: validated, built, and its scenarios run."""
     name = str(path)
     try:
-        spec = parse_yaml_model(read_yaml_text(name), name, DomainFile, what="domain")
+        text = read_yaml_text(name)
+        spec = parse_yaml_model(text, name, DomainFile, what="domain")
     except DomainError:
         raise
     except PolicyError as exc:
         raise DomainError(exc.problem, path=exc.path, line=exc.line, column=exc.column, key=exc.key) from exc
+    problems = _reference_problems(spec)
+    if problems:
+        loc, problem = problems[0]
+        line, column = yaml_position(text, loc) or (None, None)
+        key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+        raise DomainError(problem, path=name, line=line, column=column, key=key)
     domain = YamlDomain(spec, source=name)
     from redline.domains.registry import check_domain  # the registry imports this module lazily
 

@@ -174,6 +174,18 @@ def _parse(text: str, path: str, model: type[M], what: str) -> tuple[M, Node]:
     return validated, root
 
 
+def yaml_position(text: str, loc: Loc) -> tuple[int, int] | None:
+    """The 1-based line and column of the value at `loc` in YAML `text` (None: not found)."""
+    try:
+        root = _compose(text, "<position>")
+    except PolicyError:
+        return None
+    if root is None:
+        return None
+    mark = _node_at(root, loc).start_mark
+    return mark.line + 1, mark.column + 1
+
+
 def _compose(text: str, path: str) -> Node | None:
     try:
         node: Node | None = yaml.compose(text, Loader=_Yaml12Loader)
