@@ -96,17 +96,21 @@ def decide(
 decide.__doc__ = f"{decide.__doc__}\n\n{EXIT_HELP}"
 
 
-def print_action(decision: Decision) -> None:
-    style = OUTCOME_STYLE[decision.outcome.value]
-    out.print(
+def print_header(console: Console, decision: Decision, what: str) -> None:
+    """The first lines of a decision for people: outcome, reason, risk, what decided, any error."""
+    console.print(
         Text.assemble(
-            (decision.outcome.value.upper(), style),
+            (decision.outcome.value.upper(), OUTCOME_STYLE[decision.outcome.value]),
             f"  reason: {decision.reason}  risk: {decision.risk_level.value}  ",
-            (f"domain {decision.policy_name} {decision.policy_hash[:19]}", "dim"),
+            (f"{what} {safe(decision.policy_name)} {decision.policy_hash[:19]}", "dim"),
         )
     )
     if decision.error:
-        out.print(Text(f"error inside the gate: {safe(decision.error)}", style="red"))
+        console.print(Text(f"error inside the gate: {safe(decision.error)}", style="red"))
+
+
+def print_action(decision: Decision) -> None:
+    print_header(out, decision, "domain")
     action = decision.action
     if action is None:
         return

@@ -13,12 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from redline.actions_cli import decide, domains
+from redline.actions_cli import decide, domains, print_header
 from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
 from redline.service.serve_cli import serve
-from redline.store.log_cli import OUTCOME_STYLE, log_app
+from redline.store.log_cli import log_app
 from redline.types import Decision
 
 app = typer.Typer(
@@ -75,16 +75,7 @@ def _marked(decision: Decision, text: str) -> Text:
 
 
 def _print_decision(decision: Decision, text: str) -> None:
-    style = OUTCOME_STYLE[decision.outcome.value]
-    out.print(
-        Text.assemble(
-            (decision.outcome.value.upper(), style),
-            f"  reason: {decision.reason}  risk: {decision.risk_level.value}  ",
-            (f"policy {decision.policy_name} {decision.policy_hash[:19]}", "dim"),
-        )
-    )
-    if decision.error:
-        out.print(Text(f"error inside the gate: {decision.error}", style="red"))
+    print_header(out, decision, "policy")
     out.print(_marked(decision, text))
     for kind, style, items in (("fired", "red", decision.findings), ("suppressed", "yellow", decision.suppressed)):
         for f in items:

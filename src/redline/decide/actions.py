@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from redline.decide.ids import new_decision_id
-from redline.decide.resolve import ERROR_RISK, REASON_ERROR
+from redline.decide.resolve import error_decision
 from redline.decide.thresholds import (
     Verdict,
     adjust,
@@ -177,18 +177,14 @@ def decide_action(
         assessment, verdict = assess(domain, action, text_source)
     except Exception as exc:  # a domain's bug must not let an action through, nor raise
         log.exception("action %s (%s) failed", decision_id, domain.name)
-        return Decision(
-            id=decision_id,
-            outcome=on_error,
-            reason=REASON_ERROR,
-            risk_level=ERROR_RISK[on_error],
-            findings=(),
-            suppressed=(),
+        return error_decision(
+            decision_id,
+            on_error,
             policy_name=domain.name,
             policy_hash=domain.hash,
-            timings_ms={"total": (perf_counter() - started) * 1e3},
+            elapsed_s=perf_counter() - started,
+            exc=exc,
             layers={"action": {"verdict": "error"}, "judge": None, "agreement": None},
-            error=f"{type(exc).__name__}: {exc}",
         )
     done = perf_counter()
     return Decision(

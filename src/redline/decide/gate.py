@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from redline.decide.actions import decide_action
 from redline.decide.ids import new_decision_id
-from redline.decide.resolve import ERROR_RISK, REASON_ERROR, Resolution, resolve
+from redline.decide.resolve import Resolution, error_decision, resolve
 from redline.domains.base import Domain
 from redline.domains.registry import DomainRegistry
 from redline.errors import PolicyError
@@ -171,17 +171,12 @@ class Gate:
         return (relaxed or resolution), meta
 
     def _error_decision(self, decision_id: str, exc: BaseException, elapsed: float) -> Decision:
-        outcome = Outcome(self.policy.on_error)
-        return Decision(
-            id=decision_id,
-            outcome=outcome,
-            reason=REASON_ERROR,
-            risk_level=ERROR_RISK[outcome],
-            findings=(),
-            suppressed=(),
+        return error_decision(
+            decision_id,
+            Outcome(self.policy.on_error),
             policy_name=self.policy.name,
             policy_hash=self.policy_hash,
-            timings_ms={"total": elapsed * 1e3},
+            elapsed_s=elapsed,
+            exc=exc,
             layers={"screen": {"verdict": "error"}, "judge": None, "agreement": None},
-            error=f"{type(exc).__name__}: {exc}",
         )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from redline.types import Finding, Outcome, RiskLevel, Severity
+from typing import Any
+
+from redline.types import Decision, Finding, Outcome, RiskLevel, Severity
 
 _SEVERITY_OUTCOME = {
     Severity.REFUSE: Outcome.REFUSE,
@@ -59,3 +61,29 @@ def resolve(
     top = max(findings, key=lambda f: (_SEVERITY_OUTCOME[f.severity].rank, _RISK_RANK[_SEVERITY_RISK[f.severity]]))
     risk = max((_SEVERITY_RISK[f.severity] for f in findings), key=_RISK_RANK.__getitem__)
     return Resolution(_SEVERITY_OUTCOME[top.severity], finding_reason(top), risk)
+
+
+def error_decision(
+    decision_id: str,
+    outcome: Outcome,
+    *,
+    policy_name: str,
+    policy_hash: str,
+    elapsed_s: float,
+    exc: BaseException,
+    layers: dict[str, Any],
+) -> Decision:
+    """The answer when a step failed inside the gate: `outcome` (the on_error setting), reason check_error."""
+    return Decision(
+        id=decision_id,
+        outcome=outcome,
+        reason=REASON_ERROR,
+        risk_level=ERROR_RISK[outcome],
+        findings=(),
+        suppressed=(),
+        policy_name=policy_name,
+        policy_hash=policy_hash,
+        timings_ms={"total": elapsed_s * 1e3},
+        layers=layers,
+        error=f"{type(exc).__name__}: {exc}",
+    )
