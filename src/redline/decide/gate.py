@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from redline.decide.actions import decide_action
+from redline.decide.caps import cap_findings
 from redline.decide.ids import new_decision_id
 from redline.decide.resolve import Resolution, error_decision, resolve
 from redline.domains.base import Domain
@@ -20,8 +21,8 @@ from redline.policy.schema import Policy
 from redline.signals import TextSignalSource
 from redline.review.license import licensed_outcome
 from redline.review.principal import principal_facts
-from redline.screen.engine import compile_screen
-from redline.screen.normalize import normalize
+from redline.screen.engine import ScreenResult, compile_screen
+from redline.screen.normalize import Shadow, has_symbols_in_words, normalize
 from redline.types import Decision, Finding, Outcome, RiskLevel
 
 log = logging.getLogger("redline.gate")
@@ -79,7 +80,7 @@ class Gate:
                 raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
             shadow = normalize(text)
             normalized = perf_counter()
-            result = self._screen.run(shadow)
+            result = self._screen_text(shadow)
             screened = perf_counter()
             resolution = resolve(
                 result.findings,
@@ -89,6 +90,8 @@ class Gate:
             context_meta = None
             if context is not None:
                 resolution, context_meta = self._license(resolution, result.findings, context, confidence)
+            findings, findings_omitted = cap_findings(result.findings)
+            suppressed, suppressed_omitted = cap_findings(result.suppressed)
             done = perf_counter()
         except Exception as exc:  # the gate's contract: never raise, never let a draft through
             log.exception("check %s failed", decision_id)
@@ -98,8 +101,8 @@ class Gate:
             outcome=resolution.outcome,
             reason=resolution.reason,
             risk_level=resolution.risk_level,
-            findings=result.findings,
-            suppressed=result.suppressed,
+            findings=findings,
+            suppressed=suppressed,
             policy_name=self.policy.name,
             policy_hash=self.policy_hash,
             timings_ms={
@@ -117,6 +120,23 @@ class Gate:
                 "agreement": None,
             },
             context=context_meta,
+            omitted={"findings": findings_omitted, "suppressed": suppressed_omitted},
+        )
+
+    def _screen_text(self, shadow: Shadow) -> ScreenResult:
+        """The screen over the shadow and, when a symbol or emoji stands inside a word
+        (`re🎉fund`), over the reading without it too: a hit only that reading finds is
+        added (the same run may instead separate two words, so neither reading is enough)."""
+        result = self._screen.run(shadow)
+        if not has_symbols_in_words(shadow.text):
+            return result
+        joined = self._screen.run(normalize(shadow.original, join_symbols=True))
+        seen = {(f.rule, f.start, f.end) for f in (*result.findings, *result.suppressed)}
+        # detector findings read the original text: the same in both readings
+        new = [f for f in joined.findings if f.entity is None and (f.rule, f.start, f.end) not in seen]
+        quiet = [f for f in joined.suppressed if (f.rule, f.start, f.end) not in seen]
+        return ScreenResult(
+            (*result.findings, *new), (*result.suppressed, *quiet), result.hits + len(new) + len(quiet)
         )
 
     @property

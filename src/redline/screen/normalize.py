@@ -7,6 +7,16 @@ space (a newline where the run holds a line break, so sentences stay apart); the
 letter-spaced words ("r e f u n d") joined. Every step only deletes or replaces
 characters, so a span of the shadow maps back to exactly one span of the original.
 
+Two more views of the same text, both with offsets mapped back:
+- `strip_invisible`, what detectors read: the original (case and format kept, since keys
+  are case-sensitive) less every character the shadow drops outright (default-ignorable
+  code points, format characters, combining marks, variation selectors, tag characters),
+  so `AKIA\u034fIOSF…` and `bob\U000e0041@example.com` read as the key and the address.
+- `normalize(text, join_symbols=True)`, a second reading for texts where a symbol or an
+  emoji stands between two letters (`re🎉fund`): such a run is removed there. It is a
+  SECOND reading, not the shadow itself, because the same run may instead separate two
+  words (`refund🎉thanks`); the gate matches both readings.
+
 Pure ASCII text, the common case, skips the per-character work: `str.lower()` keeps its
 length, so the first map is the identity and only the regex steps can move offsets.
 """
@@ -17,7 +27,7 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -63,13 +73,24 @@ def _load_confusables() -> dict[str, str]:
 
 
 _CONFUSABLES = _load_confusables()
+# Default-ignorable code points (Unicode DerivedCoreProperties) that are not format
+# characters or marks, which `fold_char` drops by category: the Hangul fillers, and the
+# unassigned default-ignorables a renderer must not show (U+FFF0-FFF8, U+E0000-E0FFF).
+_IGNORABLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
+def _ignorable(code: int) -> bool:
+    return 0xFFF0 <= code <= 0xFFF8 or 0xE0000 <= code <= 0xE0FFF
 
 
 @lru_cache(maxsize=65536)
 def fold_char(char: str) -> str:
     """One character of the original as it appears in the shadow ("" when removed)."""
-    if unicodedata.category(char) == "Cs":  # a lone surrogate cannot be encoded for matching
+    category = unicodedata.category(char)
+    if category == "Cs":  # a lone surrogate cannot be encoded for matching
         return "\ufffd"
+    if category in ("Cf", "Mn", "Me") or char in _IGNORABLE_LETTERS or _ignorable(ord(char)):
+        return ""
     out = char
     for _ in range(4):  # reach a fixed point: casefold can expose new decompositions
         before = out
@@ -204,25 +225,71 @@ def _fold_chars(text: str) -> tuple[str, array[int] | None, array[int] | None]:
     return "".join(pieces), starts, ends
 
 
-_INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]+")
-
-
-def strip_invisible(text: str) -> tuple[str, list[int] | None]:
-    """`text` without zero-width, soft-hyphen and bidi characters, case and all else
-    kept, with the original offset of each kept character (None when nothing went)."""
-    if text.isascii() or not _INVISIBLE.search(text):
+def strip_invisible(text: str) -> tuple[str, array[int] | None]:
+    """`text` less every character the shadow drops outright (zero-width, soft hyphen,
+    bidi and other format characters, combining marks, variation selectors, tag
+    characters), case and all else kept, with the original offset of each kept
+    character (None when nothing went)."""
+    if text.isascii():
         return text, None
-    offsets = [i for i, char in enumerate(text) if not _INVISIBLE.match(char)]
-    return "".join(text[i] for i in offsets), offsets
+    dropped = [
+        offset
+        for run in _NON_ASCII_RUN.finditer(text)
+        for offset in range(*run.span())
+        if not fold_char(text[offset])
+    ]
+    if not dropped:
+        return text, None
+    pieces: list[str] = []
+    offsets = array("l")
+    cursor = 0
+    for offset in dropped:
+        if offset > cursor:
+            pieces.append(text[cursor:offset])
+            offsets.extend(range(cursor, offset))
+        cursor = offset + 1
+    pieces.append(text[cursor:])
+    offsets.extend(range(cursor, len(text)))
+    return "".join(pieces), offsets
 
 
-def normalize(text: str) -> Shadow:
-    """The shadow of `text`; `normalize(normalize(t).text).text == normalize(t).text`."""
+# A run of non-ASCII symbols or punctuation (emoji, dingbats, bullets) between two letters:
+# `re🎉fund`. Dashes, brackets and quotes are left alone: they separate words in prose.
+_IN_WORD = re.compile(r"(?<=[^\W\d_])[^\x00-\x7f\w\s]+(?=[^\W\d_])")
+_IN_WORD_CATEGORIES = frozenset({"So", "Sk", "Sm", "Sc", "Po"})
+
+
+def _in_word_symbols(folded: str) -> Iterator[tuple[int, int]]:
+    if folded.isascii():
+        return
+    for match in _IN_WORD.finditer(folded):
+        if all(unicodedata.category(c) in _IN_WORD_CATEGORIES for c in match.group()):
+            yield match.span()
+
+
+def has_symbols_in_words(shadow_text: str) -> bool:
+    """Whether `normalize(text, join_symbols=True)` reads `text` differently."""
+    return next(_in_word_symbols(shadow_text), None) is not None
+
+
+def _remove(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    return "", []
+
+
+def normalize(text: str, *, join_symbols: bool = False) -> Shadow:
+    """The shadow of `text`; `normalize(normalize(t).text).text == normalize(t).text`.
+
+    `join_symbols`: also remove symbols and emoji that stand between two letters.
+    """
     folded, starts, ends = _fold_chars(text)
+    maps: list[_EditMap] = []
+    if join_symbols:
+        folded, edit = _apply(folded, list(_in_word_symbols(folded)), _remove)
+        if edit is not None:
+            maps.append(edit)
     steps = _STEPS.Match(folded)
     if not steps:
-        return Shadow(text, folded, starts, ends)
-    maps: list[_EditMap] = []
+        return Shadow(text, folded, starts, ends, tuple(maps))
     if 0 in steps:
         folded, edit = _apply(folded, _ws_spans(folded), _fold_ws)
         if edit is not None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from redline.screen.detectors.base import Detector
+from redline.screen.detectors.base import Detector, detect_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +42,16 @@ def _detectors() -> tuple[Detector, ...]:
 def scrub(text: str, detectors: tuple[Detector, ...] | None = None) -> Scrubbed:
     """`text` with every credential and PII span replaced by `[TYPE]`.
 
-    Overlapping spans are merged (the wider one's type wins), so no fragment of a secret
-    survives between two masks. Fails closed: if a detector raises, the whole text is
-    masked as `[UNSCRUBBABLE]`.
+    The detectors read the same view as the gate's (invisible characters and marks
+    removed) and each span is mapped back to the whole original span, so a secret with a
+    zero-width space inside is masked whole, not kept. Overlapping spans are merged (the
+    wider one's type wins), so no fragment of a secret survives between two masks. Fails
+    closed: if a detector raises, the whole text is masked as `[UNSCRUBBABLE]`.
     """
     found: list[Erased] = []
     try:
-        for detector in detectors if detectors is not None else _detectors():
-            for d in detector.detect(text):
-                found.append(Erased(d.entity, detector.name, d.start, d.end))
+        for detector, d in detect_in(text, detectors if detectors is not None else _detectors()):
+            found.append(Erased(d.entity, detector.name, d.start, d.end))
     except Exception:
         return Scrubbed("[UNSCRUBBABLE]", (Erased("UNSCRUBBABLE", "scrub", 0, len(text)),))
     found.sort(key=lambda e: (e.start, -(e.end - e.start)))

@@ -8,9 +8,12 @@ and it must be total: any exception is a bug that the gate turns into `on_error`
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from redline.screen.normalize import strip_invisible
 
 
 # A detection scored under this is *weak*: the span is the entity's shape and is
@@ -58,3 +61,16 @@ def keep_non_overlapping(found: list[Detection], rank: Callable[[Detection], Any
         starts.insert(i, detection.start)
         kept.insert(i, detection)
     return kept
+
+
+def detect_in(text: str, detectors: Iterable[Detector]) -> Iterator[tuple[Detector, Detection]]:
+    """What each detector finds in `text`, read without the characters that would hide a
+    key or an address from it (`AKIA\u200bIOSF…`, `bob\u034f@example.com`), in spans of
+    `text` itself: a span covers every original character from its first to its last,
+    the invisible ones inside included, so masking it leaves no fragment behind."""
+    visible, offsets = strip_invisible(text)
+    for detector in detectors:
+        for found in detector.detect(visible):
+            if offsets is not None:
+                found = dataclasses.replace(found, start=offsets[found.start], end=offsets[found.end - 1] + 1)
+            yield detector, found
