@@ -294,6 +294,8 @@ class Decision:
     error: str | None = None
     context: dict[str, Any] | None = None  # principal facts and license, never message bodies
     action: ActionAssessment | None = None  # for an action (`Gate.decide`): scores and tests
+    # findings and suppressed hits left out by the caps of `decide/caps.py`
+    omitted: dict[str, int] = field(default_factory=lambda: {"findings": 0, "suppressed": 0})
 
     @property
     def licensed_by_context(self) -> bool:
@@ -327,4 +329,5 @@ class Decision:
             "context": self.context,
             "missing": list(self.missing),
             "action": self.action.to_dict() if self.action is not None else None,
+            "omitted": dict(self.omitted),
         }

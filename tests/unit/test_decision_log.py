@@ -503,3 +503,58 @@ def test_a_torn_last_line_from_a_crash_does_not_swallow_the_next_event(tmp_path)
     result = read_events(str(path))
     assert decision.id in [event["id"] for event in result.events]
     assert result.torn == 0 and len(result.bad) == 1  # the fragment is one bad line, alone
+
+
+def test_after_a_full_disk_the_first_line_is_not_glued_to_the_half_written_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "log.jsonl"
+    log = DecisionLog(path)
+    assert log.write(_decision(1), "x") is True
+    real_write = os.write
+    calls = {"n": 0}
+
+    def filling(fd: int, data: bytes) -> int:  # half a line fits, then the disk is full
+        calls["n"] += 1
+        if calls["n"] == 1:
+            return real_write(fd, data[:25])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(decision_log.os, "write", filling)
+    assert log.write(_decision(2), "x") is False
+    assert log.write(_decision(3), "x") is False
+    monkeypatch.undo()  # space is back
+    assert log.write(_decision(4), "x") is True
+    assert log.write(_decision(5), "x") is True
+    result = read_events(path)
+    assert [e["id"] for e in result.events] == ["d00001", "d00004", "d00005"]
+    assert [b.line for b in result.bad] == [2], "only the fragment is unreadable"
+
+
+def test_a_huge_decision_makes_a_bounded_line(tmp_path: Path, support_gate: Gate) -> None:
+    from redline.store.decision_event import MAX_LINE_BYTES
+
+    path = tmp_path / "log.jsonl"
+    log = DecisionLog(path, max_bytes=10 * 1024 * 1024)
+    text = "no refund here, no lawsuit, no legal advice. " * 20_000
+    decision = support_gate.check(text)
+    assert log.write(decision, text) is True
+    assert path.stat().st_size <= MAX_LINE_BYTES
+    [event] = read_events(path).events
+    assert event["id"] == decision.id and event["outcome"] == decision.outcome.value
+    assert event["omitted"]["suppressed"] > 0
+
+
+def test_a_line_over_the_limit_is_shrunk_keeping_id_outcome_and_rules() -> None:
+    from dataclasses import replace
+
+    from redline.store.decision_event import MAX_LINE_BYTES, shrink_event
+
+    event = event_from_decision(_decision(7), "x")
+    many = tuple({"rule": f"skill:rule-{i}", "status": "negated", "cue": "no"} for i in range(2_000))
+    big = replace(event, suppressed=many, rules_fired=tuple(f"skill:rule-{i}" for i in range(2_000)))
+    assert len(big.to_json_line().encode()) > MAX_LINE_BYTES
+    small = shrink_event(big)
+    assert len(small.to_json_line().encode()) <= MAX_LINE_BYTES
+    assert (small.id, small.outcome) == (event.id, event.outcome)
+    assert small.omitted["suppressed"] == 2_000 - len(small.suppressed)

@@ -8,6 +8,7 @@ erased, so the redaction itself can be audited.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -22,6 +23,10 @@ DEFAULT_PATH = "redline.decisions.jsonl"
 EXCERPT_CHARS = 200
 MAX_ERASED = 100  # a text with thousands of emails must not make a megabyte line
 MAX_STRING_CHARS = 500  # any free string kept from context, layers or an error
+# No line is longer than this, so that no one caller can rotate away everyone else's
+# history with a few checks: a megabyte text makes a line of a few kilobytes.
+MAX_LINE_BYTES = 16 * 1024
+_SHRUNK_ITEMS = 20
 _BODY_KEYS = frozenset({"text", "texts", "messages", "body", "content"})
 
 
@@ -85,6 +90,7 @@ class DecisionEventV1:
     erased_total: int  # len(erased) unless it was capped at MAX_ERASED
     error: str | None = None
     action: dict[str, Any] | None = None  # an action's scores and tests; cue words scrubbed
+    omitted: dict[str, int] = field(default_factory=dict)  # left out by the caps, by kind
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,6 +113,7 @@ class DecisionEventV1:
             "erased_total": self.erased_total,
             "error": self.error,
             "action": self.action,
+            "omitted": dict(self.omitted),
         }
 
     def to_json_line(self) -> str:
@@ -141,4 +148,25 @@ def event_from_decision(decision: Decision, text: Any, *, now: str | None = None
         erased_total=len(scrubbed.erased),
         error=_clean_string(decision.error) if decision.error is not None else None,
         action=_metadata(decision.action.to_dict()) if decision.action is not None else None,
+        omitted=dict(decision.omitted),
+    )
+
+
+def shrink_event(event: DecisionEventV1) -> DecisionEventV1:
+    """The event cut to fit MAX_LINE_BYTES: lists kept to their first items (what is left
+    out is counted under `omitted`), metadata dropped last; ids, outcome and rules stay."""
+    omitted = dict(event.omitted)
+    omitted["suppressed"] = omitted.get("suppressed", 0) + max(len(event.suppressed) - _SHRUNK_ITEMS, 0)
+    omitted["rules_fired"] = max(len(event.rules_fired) - 10 * _SHRUNK_ITEMS, 0)
+    smaller = dataclasses.replace(
+        event,
+        rules_fired=event.rules_fired[: 10 * _SHRUNK_ITEMS],
+        suppressed=event.suppressed[:_SHRUNK_ITEMS],
+        erased=event.erased[:_SHRUNK_ITEMS],
+        omitted=omitted,
+    )
+    if len(smaller.to_json_line().encode("utf-8")) <= MAX_LINE_BYTES:
+        return smaller
+    return dataclasses.replace(
+        smaller, layers={"dropped": "over the line limit"}, context=None, suppressed=(), rules_fired=smaller.rules_fired[:50]
     )

@@ -25,9 +25,11 @@ from typing import Any
 
 from redline.store.decision_event import (
     DEFAULT_PATH,
+    MAX_LINE_BYTES,
     SCHEMA_VERSION,
     DecisionEventV1,
     event_from_decision,
+    shrink_event,
 )
 from redline.store.log_reader import (
     BadLine,
@@ -98,13 +100,18 @@ class DecisionLog:
     def write(self, decision: Decision, text: Any) -> bool:
         """Append the event for `decision`; False (and counted) when it could not be stored."""
         try:
-            line = event_from_decision(decision, text).to_json_line().encode("utf-8")
+            event = event_from_decision(decision, text)
+            line = event.to_json_line().encode("utf-8")
+            if len(line) > MAX_LINE_BYTES:
+                line = shrink_event(event).to_json_line().encode("utf-8")
         except Exception as exc:  # a malformed decision must not fail the check that made it
             with self._mutex:
                 return self._failed(f"cannot build the event: {type(exc).__name__}: {exc}")
         with self._mutex:
             try:
                 fd = self._descriptor()
+                if self._failing:  # the failed write may have left half a line (a full disk)
+                    line = self._after_torn(fd) + line
                 written = os.write(fd, line)  # ONE write: O_APPEND keeps lines of many processes whole
                 if written != len(line):
                     if written > 0:  # end the fragment so that the next line stays readable
@@ -123,6 +130,13 @@ class DecisionLog:
             except Exception as exc:  # the line is stored; only rotation failed
                 self._last_error = f"cannot rotate: {_describe(exc, self.path)}"
             return True
+
+    @staticmethod
+    def _after_torn(fd: int) -> bytes:
+        """A newline to write first when the file does not end with one, so that the next
+        event starts a line of its own instead of being glued to a fragment."""
+        size = os.fstat(fd).st_size
+        return b"\n" if size > 0 and os.pread(fd, 1, size - 1) != b"\n" else b""
 
     def _failed(self, message: str) -> bool:
         self._failures += 1

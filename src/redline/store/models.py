@@ -94,6 +94,8 @@ class DecisionRecord(Base):
     text_excerpt: Mapped[str] = mapped_column(String(EXCERPT_CHARS))  # scrubbed by the caller
     error: Mapped[str | None] = mapped_column(Text)
     action: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # an action's scores
+    # {"findings": n, "suppressed": n} left out by the caps; null: nothing was
+    omitted: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
 
 class QueueItemRecord(Base):
@@ -119,3 +121,6 @@ class QueueItemRecord(Base):
     expert: Mapped[str | None] = mapped_column(String(200))
     decided_at: Mapped[datetime | None]
     note: Mapped[str | None] = mapped_column(Text)
+    # the gate's decision on the latest edit, and its outcome (the draft's is `decision_id`)
+    edit_decision_id: Mapped[str | None] = mapped_column(String(64))
+    edit_outcome: Mapped[str | None] = mapped_column(String(16))

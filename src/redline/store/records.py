@@ -4,7 +4,7 @@ the service and tools can use them without importing SQLAlchemy."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
@@ -41,6 +41,7 @@ class AuditRow:
     text_excerpt: str
     error: str | None
     action: dict[str, Any] | None = None  # for an action: signals, thresholds, the deciding test
+    omitted: dict[str, int] = field(default_factory=lambda: {"findings": 0, "suppressed": 0})  # left out by the caps
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,8 @@ class QueueItem:
     expert: str | None
     decided_at: datetime | None
     note: str | None
+    edit_decision_id: str | None = None  # the gate's decision on the latest edit
+    edit_outcome: Outcome | None = None
 
     @property
     def final_text(self) -> str | None:

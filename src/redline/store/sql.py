@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import enum
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -60,6 +61,7 @@ DEFAULT_URL = "sqlite:///redline.db"
 MAX_LIMIT = 500
 MIGRATIONS = Path(__file__).parent / "migrations"
 _PG_MIGRATE_LOCK = 0x7265646C696E65  # "redline": one migrator at a time per database
+MAX_ERROR_CHARS = 2000
 
 class AuditStore:
     """Audit rows and the review queue in SQLite (a file, WAL mode) or PostgreSQL."""
@@ -134,6 +136,7 @@ class AuditStore:
         transaction. Idempotent on `decision.id`: a retry is a no-op (the first write wins)."""
         now = self._clock()
         row = _decision_record(decision, now, text_excerpt)
+        _check_storable(f"decision {decision.id!r}", {"text": text, **_fields(row)})
         with self._guard("record"):
             try:
                 with self._sessions.begin() as session:
@@ -303,9 +306,34 @@ def _decision_record(decision: Decision, now: datetime, text_excerpt: str) -> De
         licensed_by_context=decision.licensed_by_context,
         context=decision.context,
         text_excerpt=text_excerpt[:EXCERPT_CHARS],
-        error=decision.error,
         action=decision.action.to_dict() if decision.action is not None else None,
+        error=None if decision.error is None else decision.error[:MAX_ERROR_CHARS],
+        omitted=dict(decision.omitted) if any(decision.omitted.values()) else None,
     )
+
+
+def _fields(row: DecisionRecord) -> dict[str, Any]:
+    return {column.key: getattr(row, column.key) for column in DecisionRecord.__table__.columns}
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _check_storable(what: str, value: Any, where: str = "") -> None:
+    """Refuse a row that some backend cannot store or that could not be read back and sent
+    as UTF-8: a NUL (PostgreSQL text) or a lone surrogate anywhere in it, a key included."""
+    if isinstance(value, str):
+        found = _UNSTORABLE.search(value)
+        if found is not None:
+            kind = "a NUL character" if found.group() == "\x00" else "a lone surrogate"
+            raise StoreError(f"cannot record {what}: {where or 'a value'} holds {kind} at offset {found.start()}")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_storable(what, key, where)
+            _check_storable(what, item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _check_storable(what, item, f"{where}[{index}]")
 
 
 def _stored_finding(finding: Finding) -> dict[str, Any]:
@@ -336,6 +364,7 @@ def _audit_row(r: DecisionRecord) -> AuditRow:
         text_excerpt=r.text_excerpt,
         error=r.error,
         action=r.action,
+        omitted=dict(r.omitted or {"findings": 0, "suppressed": 0}),
     )
 
 
@@ -350,6 +379,8 @@ def _queue_item(r: QueueItemRecord) -> QueueItem:
         expert=r.expert,
         decided_at=r.decided_at,
         note=r.note,
+        edit_decision_id=r.edit_decision_id,
+        edit_outcome=None if r.edit_outcome is None else Outcome(r.edit_outcome),
     )
 
 
