@@ -479,3 +479,93 @@ def test_sqlite_wal_is_checkpointed_off_the_request_path(tmp_path: Any) -> None:
 def test_an_in_memory_store_runs_no_checkpoint_thread() -> None:
     with AuditStore("sqlite://") as store:
         assert store.checkpoints == 0 and store._checkpointer is None
+
+
+class _ReadOnlyConnections:
+    """New connections open read-only, as they do while a SQLite file is read-only or the
+    PostgreSQL server is a standby; pooled ones opened then stay so after it is over."""
+
+    def __init__(self, store: AuditStore, db_url: str) -> None:
+        self.store, self.db_url, self.on = store, db_url, False
+        if store.backend == "sqlite":
+            from sqlalchemy import event
+
+            event.listen(store.engine, "connect", self._sqlite_connect)
+
+    def _sqlite_connect(self, dbapi_connection: Any, _record: Any) -> None:
+        if self.on:
+            dbapi_connection.execute("PRAGMA query_only=ON")
+
+    def _pg(self, sql: str) -> None:
+        import re
+
+        import psycopg
+
+        libpq = re.sub(r"^postgresql\+\w+://", "postgresql://", self.db_url)
+        name = libpq.rsplit("/", 1)[1]
+        with psycopg.connect(libpq.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+            conn.execute(sql.format(name=name))
+            conn.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'" if self.on else "SELECT 1")
+
+    def set(self, on: bool) -> None:
+        self.on = on
+        if self.store.backend == "postgresql":
+            self._pg("ALTER DATABASE {name} SET default_transaction_read_only = " + ("on" if on else "off"))
+        elif on:
+            self.store.engine.dispose()
+
+
+def test_a_briefly_read_only_database_recovers_and_health_says_so(store: AuditStore, db_url: str) -> None:
+    read_only = _ReadOnlyConnections(store, db_url)
+    record(store, decision("before"))
+    read_only.set(True)
+    errors = []
+    for n in range(6):
+        try:
+            record(store, decision(f"during-{n}"))
+        except StoreUnavailable as exc:
+            errors.append(str(exc))
+    assert len(errors) == 6 and all("read" in e.lower() for e in errors)
+    assert store.health() == "read_only"
+    assert store.ping() is True, "SELECT 1 still answers: that is why health writes"
+
+    read_only.set(False)
+    for n in range(30):  # every connection opened in the window is replaced, none answers read-only again
+        record(store, decision(f"after-{n}"))
+    assert store.health() == "ok"
+    assert store.count() == 31
+
+
+def test_health_is_down_when_the_database_does_not_answer() -> None:
+    with AuditStore("postgresql://nobody@127.0.0.1:1/none") as gone:
+        assert gone.health() == "down"
+
+
+def _crafted(*parts: Any) -> str:
+    import base64
+    import json
+
+    return base64.urlsafe_b64encode(json.dumps(list(parts)).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    ("listing", "cursor"),
+    [
+        ("queue", _crafted("q", "2025-03-01T12:00:00+00:00", True)),
+        ("queue", _crafted("q", "2025-03-01T12:00:00+00:00", 10**30)),
+        ("queue", _crafted("q", "2025-03-01T12:00:00+00:00", -1)),
+        ("queue", _crafted("q", "9999-12-31T23:59:59-14:00", 1)),
+        ("list", _crafted("a", "9999-12-31T23:59:59-14:00", "abc")),
+        ("list", _crafted("a", "0001-01-01T00:00:00+14:00", "abc")),
+        ("list", _crafted("a", "2025-03-01T12:00:00", "abc")),
+        ("list", _crafted("a", "2025-03-01T12:00:00+00:00", "x" * 500)),
+        ("list", _crafted("a", "2025-03-01T12:00:00+00:00", "'; DROP TABLE decisions; --")),
+    ],
+)
+def test_a_crafted_well_formed_cursor_is_an_invalid_cursor_not_a_store_failure(
+    store: AuditStore, listing: str, cursor: str
+) -> None:
+    record(store, decision("d1"), held=True)
+    with pytest.raises(InvalidCursor, match="cursor"):
+        getattr(store, listing)(cursor=cursor)
+    assert store.count() == 1

@@ -558,3 +558,11 @@ def test_a_line_over_the_limit_is_shrunk_keeping_id_outcome_and_rules() -> None:
     assert len(small.to_json_line().encode()) <= MAX_LINE_BYTES
     assert (small.id, small.outcome) == (event.id, event.outcome)
     assert small.omitted["suppressed"] == 2_000 - len(small.suppressed)
+
+
+def test_a_lone_surrogate_anywhere_in_a_decision_still_makes_a_readable_line(tmp_path: Path) -> None:
+    log = DecisionLog(tmp_path / "log.jsonl")
+    decision = _decision(9, context={"recipient": "x\udc80y", "mode": "weak"})
+    assert log.write(decision, "text with \ud800 inside") is True
+    [event] = read_events(tmp_path / "log.jsonl").events
+    assert event["id"] == "d00009" and event["context"]["recipient"] == "x\udc80y"

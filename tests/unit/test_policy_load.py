@@ -237,10 +237,10 @@ def test_unreadable_file_says_permission_denied_and_how_to_fix_it(
 ) -> None:
     path = write(tmp_path, MINIMAL)
 
-    def denied(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def denied(name: str) -> bytes:
+        raise PermissionError(13, "Permission denied", name)
 
-    monkeypatch.setattr(Path, "read_bytes", denied)  # chmod does not stop root
+    monkeypatch.setattr(redline.policy.load, "_read", denied)  # chmod does not stop root
     with pytest.raises(PolicyError) as info:
         load_policy(path)
 
@@ -294,7 +294,7 @@ def test_empty_file_is_refused_with_how_to_start(tmp_path: Path) -> None:
 def test_top_level_list_is_refused_as_not_a_mapping(tmp_path: Path) -> None:
     path, error = load_error(tmp_path, "- version: 1\n- name: acme-support\n")
 
-    assert str(error).startswith(f"{path}:1:1: the top level is a list of 2, not a mapping")
+    assert str(error).startswith(f"{path}:1:1: this is not a redline policy: the top level is a list, not a mapping")
     assert "Fix: write `key: value` lines at the top level" in str(error)
 
 
@@ -367,3 +367,57 @@ def test_a_rule_cannot_suppress_affirmed_hits() -> None:
 
 def test_parse_policy_returns_a_policy_model() -> None:
     assert isinstance(parse_policy(MINIMAL), Policy)
+
+
+BOMB = "version: 1\nname: bomb\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi")
+)
+
+
+def test_a_yaml_alias_bomb_is_refused_at_once_not_expanded(tmp_path: Path) -> None:
+    import time
+
+    started = time.perf_counter()
+    path, error = load_error(tmp_path, BOMB)
+    assert time.perf_counter() - started < 5, "refused before the expansion, not after"
+    assert "alias bomb" in str(error) and str(error).startswith(f"{path}:")
+
+
+def test_a_small_shared_alias_is_still_allowed() -> None:
+    policy = parse_policy(
+        "version: 1\nname: shared\nscreen: {suppress: &quiet [negated, historical]}\n"
+        "skills:\n  - slug: s\n    red_lines:\n      - {id: a, rule: Never promise a refund., severity: block, suppress: *quiet}\n"
+    )
+    assert policy.skills[0].red_lines[0].suppress == ("negated", "historical") or list(policy.skills[0].red_lines[0].suppress) == ["negated", "historical"]
+
+
+def test_deep_nesting_is_a_policy_error_not_a_crash(tmp_path: Path) -> None:
+    _, error = load_error(tmp_path, "version: 1\nname: deep\nskills: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    assert "nested" in str(error)
+    _, error = load_error(tmp_path, "version: 1\nname: deep\nskills: " + "[" * 200 + "]" * 200 + "\n")
+    assert "nested more than" in str(error)
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redline.policy.load, "MAX_POLICY_BYTES", 1024)
+    path, error = load_error(tmp_path, MINIMAL + "# " + "x" * 2048 + "\n")
+    assert "over the limit of 1024" in str(error)
+
+
+def test_a_fifo_named_yaml_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(PolicyError, match="not a regular file"):
+        load_policy(fifo)
+
+
+def test_a_file_that_is_not_a_policy_is_never_quoted(tmp_path: Path) -> None:
+    secret = "root:$6$Zq8sALT$hashhashhash:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n"
+    for content in (secret, "services:\n  db:\n    password: hunter2-very-secret\n", "- " + secret):
+        path, error = load_error(tmp_path, content)
+        message = str(error).removeprefix(path)
+        assert "not a redline policy" in message or "not valid YAML" in message
+        for fragment in ("root", "$6$", "hunter2", "daemon", "services"):
+            assert fragment not in message

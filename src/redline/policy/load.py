@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import difflib
 import enum
+import errno
 import os
 import re
+import stat
 import types
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
@@ -29,6 +31,14 @@ from redline.policy.guards import unguarded_rules
 from redline.policy.schema import SHAPE_TAGS, Policy
 
 Loc = tuple[str | int, ...]
+MAX_POLICY_BYTES = 16 * 1024 * 1024
+# An alias (`*shared`) may repeat what its anchor holds, up to this many values in all:
+# enough for shared lists, and a "billion laughs" bomb is refused instead of expanded.
+MAX_ALIAS_VALUES = 10_000
+MAX_DEPTH = 64
+# A top-level mapping with none of these keys is not a redline policy: its errors do not
+# quote it (it may be any file that a link or a mistake put in the policies folder).
+_POLICY_KEYS = frozenset({"version", "name", "skills", "soul", "detectors"})
 
 _TAG = "tag:yaml.org,2002:"
 _CORE_RESOLVERS = [  # YAML 1.2.2 section 10.3.2, in the order they are tried
@@ -75,6 +85,29 @@ for _name, _regexp, _first in _CORE_RESOLVERS:
     _Yaml12Loader.add_implicit_resolver(_TAG + _name, re.compile(f"^(?:{_regexp})$"), _first_chars)
 
 
+def _read(name: str) -> bytes:
+    """The file's bytes, never more than MAX_POLICY_BYTES, and only from a regular file:
+    opened without blocking, so a FIFO or a device named `*.yaml` cannot hang a reload."""
+    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", name)
+        if not stat.S_ISREG(info.st_mode):
+            raise PolicyError("not a regular file (a device, a pipe or a socket). Fix: give the path of a .yaml file", path=name)
+        if info.st_size > MAX_POLICY_BYTES:
+            raise PolicyError(
+                f"the file is {info.st_size} bytes, over the limit of {MAX_POLICY_BYTES}. Fix: split the policy", path=name
+            )
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            raw = handle.read(MAX_POLICY_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_POLICY_BYTES:  # it grew while being read
+        raise PolicyError(f"the file is over the limit of {MAX_POLICY_BYTES} bytes. Fix: split the policy", path=name)
+    return raw
+
+
 def load_policy(path: str | os.PathLike[str]) -> Policy:
     """Read and validate the policy file at `path`."""
     name = os.fsdecode(path)
@@ -84,7 +117,7 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
 def read_yaml_text(name: str) -> str:
     """The text of the YAML file `name`, or a PolicyError naming the file and the fix."""
     try:
-        raw = Path(name).read_bytes()
+        raw = _read(name)
     except FileNotFoundError as exc:
         raise PolicyError(
             f"no such file. Fix: check the path (relative to {os.getcwd()})", path=name
@@ -149,15 +182,18 @@ def _parse(text: str, path: str, model: type[M], what: str) -> tuple[M, Node]:
             line=1,
             column=1,
         )
-    if not isinstance(root, MappingNode):
-        raise PolicyError(
-            f"the top level is {_show(_to_python(root, path, ()))}, not a mapping of keys. "
+    if not isinstance(root, MappingNode) or not any(
+        isinstance(k, ScalarNode) and k.value in _POLICY_KEYS for k, _ in root.value
+    ):
+        what = {MappingNode: "a mapping without policy keys", SequenceNode: "a list"}.get(type(root), "text")
+        raise PolicyError(  # the content is not quoted: this may be any file at all
+            f"this is not a redline policy: the top level is {what}, not a mapping with `version` and `name`. "
             "Fix: write `key: value` lines at the top level, starting with `version: 1`",
             path=path,
             line=root.start_mark.line + 1,
             column=root.start_mark.column + 1,
         )
-    data = _to_python(root, path, ())
+    data = _to_python(root, path, (), budget=_Budget())
     try:
         validated = model.model_validate(data)
     except ValidationError as exc:
@@ -217,10 +253,23 @@ def _compose(text: str, path: str) -> Node | None:
         ) from exc
     except yaml.YAMLError as exc:
         raise PolicyError(f"not valid YAML: {exc}", path=path) from exc
+    except RecursionError as exc:
+        raise PolicyError(f"nested too deeply to read. Fix: flatten the policy (at most {MAX_DEPTH} levels)", path=path) from exc
 
 
-def _to_python(node: Node, path: str, loc: Loc, active: frozenset[int] = frozenset()) -> Any:
-    """Plain Python from a node: dicts, lists and core scalars; refuses duplicate keys."""
+class _Budget:
+    """How many values aliases have repeated so far, and which nodes were seen once."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.repeated = 0
+
+
+def _to_python(
+    node: Node, path: str, loc: Loc, active: frozenset[int] = frozenset(), *, budget: _Budget
+) -> Any:
+    """Plain Python from a node: dicts, lists and core scalars; refuses duplicate keys,
+    nesting deeper than MAX_DEPTH and aliases that repeat more than MAX_ALIAS_VALUES."""
 
     def fail(message: str, at: Node, where: Loc) -> PolicyError:
         mark = at.start_mark
@@ -230,9 +279,22 @@ def _to_python(node: Node, path: str, loc: Loc, active: frozenset[int] = frozens
 
     if id(node) in active:
         raise fail("an alias refers to itself. Fix: remove the recursive alias", node, loc)
+    if len(loc) > MAX_DEPTH:
+        raise fail(f"nested more than {MAX_DEPTH} levels deep. Fix: flatten the policy", node, loc)
+    if id(node) in budget.seen:  # reached again: through an alias
+        budget.repeated += 1
+        if budget.repeated > MAX_ALIAS_VALUES:
+            raise fail(
+                f"aliases repeat more than {MAX_ALIAS_VALUES} values (a YAML alias bomb?). "
+                "Fix: write the values out, or use fewer aliases",
+                node,
+                loc,
+            )
+    else:
+        budget.seen.add(id(node))
     inner = active | {id(node)}
     if isinstance(node, SequenceNode) and node.tag == _TAG + "seq":
-        return [_to_python(item, path, (*loc, i), inner) for i, item in enumerate(node.value)]
+        return [_to_python(item, path, (*loc, i), inner, budget=budget) for i, item in enumerate(node.value)]
     if isinstance(node, MappingNode) and node.tag == _TAG + "map":
         result: dict[str, Any] = {}
         first_seen: dict[str, Node] = {}
@@ -249,7 +311,7 @@ def _to_python(node: Node, path: str, loc: Loc, active: frozenset[int] = frozens
                     (*loc, key),
                 )
             first_seen[key] = key_node
-            result[key] = _to_python(value_node, path, (*loc, key), inner)
+            result[key] = _to_python(value_node, path, (*loc, key), inner, budget=budget)
         return result
     if isinstance(node, ScalarNode) and node.tag.removeprefix(_TAG) in _SCALAR_TAGS:
         value, tag = str(node.value), node.tag.removeprefix(_TAG)

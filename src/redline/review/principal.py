@@ -35,15 +35,22 @@ class ConversationIn(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     operator_uid: str | None = None
-    recipient: str = Field("primary", description="`primary` is the only licensable recipient")
+    recipient: str = Field(
+        "primary",
+        pattern=r"^[A-Za-z0-9_.:-]{1,64}$",
+        description="`primary` (the only licensable recipient), `third_party`, or a short id of another recipient",
+    )
     messages: tuple[MessageIn, ...] = ()
+
+
+Recipient = Literal["primary", "third_party"]
 
 
 @dataclass(frozen=True, slots=True)
 class PrincipalFacts:
     mode: Mode
     bound: bool
-    recipient: str
+    recipient: Recipient  # any recipient id but `primary` is recorded as a third party
     messages: int
     user_messages: int
     verified_operator_messages: int
@@ -99,7 +106,7 @@ def principal_facts(raw: Any) -> PrincipalFacts:
     return PrincipalFacts(
         mode=mode,
         bound=bound,
-        recipient=conversation.recipient,
+        recipient="primary" if conversation.recipient == "primary" else "third_party",
         messages=len(window),
         user_messages=len(users),
         verified_operator_messages=verified,

@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from redline import __version__
 from redline.domains.registry import DomainRegistry
 from redline.errors import DomainError
-from redline.service import errors, routes, routes_decide, routes_review
+from redline.service import errors, http_protocol, routes, routes_decide, routes_review
 from redline.service.limits import BodyLimit
 from redline.service.policies import PolicyRegistry
 from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
@@ -65,6 +65,7 @@ def build_service(settings: Settings) -> Service:
 def create_app(settings: Settings) -> FastAPI:
     """The app for `settings`; raises ServiceConfigError, PolicyError or StoreError if it cannot serve."""
     svc = build_service(settings)
+    http_protocol.configure(settings.max_header_bytes, settings.header_timeout_s, settings.max_connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -26,6 +26,9 @@ class ErrorBody(BaseModel):
     detail: str = Field(description="what went wrong and what to do, in words")
     id: str | None = Field(default=None, description="the decision or incident id, where there is one")
     known_policies: list[str] | None = Field(default=None, description="for an unknown policy: the loaded ones")
+    findings: list[dict[str, Any]] | None = Field(
+        default=None, description="for a refused edit: what the gate found in it (detector matches by type)"
+    )
 
 
 class ApiError(Exception):
@@ -48,7 +51,7 @@ _DESCRIPTIONS = {
     401: "No bearer token, or not a valid one (see the WWW-Authenticate header).",
     403: "A valid token whose role may not use this route.",
     404: "No such decision, queue item or policy.",
-    409: "The queue item was already decided.",
+    409: "The queue item was already decided, or the edit was refused by the gate (see `findings`).",
     413: "The request body is larger than the service's limit.",
     503: "The audit store is unavailable (retry), or an internal error (see `id` in the log).",
 }

@@ -14,6 +14,7 @@ from redline.types import Outcome, RiskLevel
 QueueStatusName = Literal["pending", "approved", "edited", "rejected"]
 POLICY_NAME = r"^[a-z0-9-]{1,100}$"
 DECISION_ID = r"^[A-Za-z0-9_.:-]{1,64}$"
+RECIPIENT = r"^[A-Za-z0-9_.:-]{1,64}$"
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
@@ -29,17 +30,51 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+UID = Field(default=None, max_length=200, description="An opaque user id.")
+
+
+class MessageIn(BaseModel):
+    """One message of the conversation (unknown keys are dropped: never stored)."""
+
+    role: Literal["user", "assistant", "system", "tool"]
+    sender_uid: str | None = UID
+    text: str = Field(default="", description="The message (read for an explicit ask; never stored).")
+
+    @field_validator("sender_uid", "text")
+    @classmethod
+    def _storable(cls, value: str | None) -> str | None:
+        return storable(value)
+
+
+class ContextIn(BaseModel):
+    """The conversation a check may carry (DESIGN.md section 6); unknown keys are dropped."""
+
+    operator_uid: str | None = UID
+    recipient: str = Field(
+        default="primary",
+        pattern=RECIPIENT,
+        description="`primary` (the person in the conversation, the only licensable recipient), "
+        "`third_party`, or a short id of another recipient (recorded as `third_party`).",
+    )
+    messages: list[MessageIn] = Field(default_factory=list, max_length=10_000)
+
+    @field_validator("operator_uid")
+    @classmethod
+    def _storable(cls, value: str | None) -> str | None:
+        return storable(value)
+
+
 class CheckRequest(_In):
     text: str = Field(description="The draft or message to check (the body limit bounds its length).")
     policy: str = Field(description="The name of a loaded policy (`GET /v1/policies`).", max_length=200)
-    context: dict[str, Any] | None = Field(
+    context: ContextIn | None = Field(
         default=None, description="The conversation: {operator_uid, recipient, messages: [{role, sender_uid, text}]}."
     )
     confidence: float | None = Field(
         default=None, ge=0, le=101, allow_inf_nan=False, description="The caller's confidence, 0 to 101."
     )
 
-    @field_validator("text")
+    @field_validator("text", "policy")
     @classmethod
     def _text_ok(cls, value: str) -> str:
         return storable(value) or value
@@ -109,6 +144,9 @@ class FullDecision(BaseModel):
     context: dict[str, Any] | None
     missing: list[str] = Field(default=[], description="For an action: the evidence it needs and did not get.")
     action: ActionOut | None = Field(default=None, description="For an action: signals, thresholds, the deciding test.")
+    omitted: dict[str, int] = Field(
+        default_factory=dict, description="Findings and suppressed hits left out of this answer by the caps."
+    )
 
 
 class AuditRowOut(BaseModel):
@@ -129,6 +167,7 @@ class AuditRowOut(BaseModel):
     text_excerpt: str = Field(description="The first 200 characters, credentials and PII scrubbed.")
     error: str | None
     action: dict[str, Any] | None = Field(default=None, description="For an action: how it was decided.")
+    omitted: dict[str, int] = Field(description="Findings and suppressed hits left out of the row by the caps.")
 
 
 class AuditPage(BaseModel):
@@ -146,7 +185,27 @@ class QueueItemOut(BaseModel):
     expert: str | None
     decided_at: datetime | None
     note: str | None
+    edit_decision_id: str | None = Field(
+        default=None, description="The audit id of the gate's decision on the latest edit (the draft's is decision_id)."
+    )
+    edit_outcome: Outcome | None = Field(default=None, description="That decision's outcome.")
     final_text: str | None = Field(description="What may now be sent: the edit, the approved draft, or null.")
+
+
+class EditCheckOut(BaseModel):
+    """The gate's decision on an Expert's edit (detector matches shown by type, not text)."""
+
+    id: str
+    outcome: Outcome
+    reason: str
+    findings: list[dict[str, Any]]
+
+
+class QueueEditOut(QueueItemOut):
+    verdict: Literal["edited", "held"] = Field(
+        description="edited: the edit is final_text; held: the edit fired a rule and waits, pending, for a second look"
+    )
+    edit_check: EditCheckOut
 
 
 class QueuePage(BaseModel):
@@ -214,15 +273,16 @@ class PolicyExplanation(BaseModel):
 
 class LogHealth(BaseModel):
     path: str
-    write_failures: int
+    write_failures: int = Field(description="Writes that failed since the start.")
+    failing: bool = Field(description="Whether the latest write failed; cleared by the next that succeeds.")
 
 
 class HealthOut(BaseModel):
     status: Literal["ok", "degraded", "unavailable"] = Field(
-        description="ok; degraded: serving, but decision-log writes fail or a policy file has an error; "
-        "unavailable (503): the database does not answer or no policy is loaded."
+        description="ok; degraded: serving, but the latest decision-log write failed or a policy file has an "
+        "error; unavailable (503): the database does not answer or cannot write, or no policy is loaded."
     )
-    db: Literal["ok", "down"]
+    db: Literal["ok", "read_only", "down"]
     policies: int
     policy_errors: int
     decision_log: LogHealth

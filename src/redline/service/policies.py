@@ -78,6 +78,11 @@ class PolicyRegistry:
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _gate_for(self, path: Path) -> Gate:
+        if self._outside(path):  # never read: it may be any file on the machine
+            raise PolicyError(
+                "is a link to a file outside the policies folder; it is not followed. Fix: copy the policy into the folder",
+                path=str(path),
+            )
         policy = load_policy(path)
         gate = self._gates.get(policy.hash)
         if gate is None:
@@ -131,6 +136,16 @@ class PolicyRegistry:
             self._gates = {h: g for h, g in self._gates.items() if h in live}
             self.reloads += 1
             return True
+
+    def _outside(self, path: Path) -> bool:
+        """Whether `path` is a link that leads out of the policies folder."""
+        if not path.is_symlink():
+            return False
+        try:
+            path.resolve(strict=True).relative_to(self.directory.resolve())
+        except (OSError, RuntimeError, ValueError):  # gone, a loop, or elsewhere
+            return True
+        return False
 
     def _load_one(self, path: Path, files: dict[Path, Loaded]) -> Loaded:
         previous = files.get(path)

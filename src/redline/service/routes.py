@@ -79,7 +79,8 @@ def check(
             f"no policy named {body.policy[:100]!r}; the loaded policies are: {', '.join(known) or 'none'}",
             known_policies=known,
         )
-    decision = gate.check(body.text, context=body.context, confidence=body.confidence)
+    context = body.context.model_dump() if body.context is not None else None
+    decision = gate.check(body.text, context=context, confidence=body.confidence)
     svc.record(decision, body.text)
     svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
     svc.metrics.latency.observe(perf_counter() - started)
@@ -149,20 +150,22 @@ def policy_explanation(
     "/healthz",
     response_model=HealthOut,
     summary="Liveness and readiness: database, policies, decision log (no token needed)",
-    responses={503: {"model": HealthOut, "description": "The database does not answer, or no policy is loaded."}},
+    responses={
+        503: {"model": HealthOut, "description": "The database does not answer or cannot write, or no policy is loaded."}
+    },
     tags=["operations"],
 )
 def healthz(request: Request, response: Response) -> HealthOut:
     svc = service(request)
-    db_ok = svc.store.ping()
+    db = svc.store.health()  # a real (rolled-back) write: a read-only database is not "ok"
     files = svc.policies.files()
     loaded = len(svc.policies.names())
     errors = sum(1 for f in files if f.last_error)
-    failures = svc.decisions.failures
-    if not db_ok or loaded == 0:
+    failing = svc.decisions.failing
+    if db != "ok" or loaded == 0:
         status = "unavailable"
         response.status_code = 503
-    elif failures or errors:
+    elif failing or errors:
         status = "degraded"
     else:
         status = "ok"
@@ -170,10 +173,10 @@ def healthz(request: Request, response: Response) -> HealthOut:
     svc.metrics.policy_errors.set(errors)
     return HealthOut(
         status=status,
-        db="ok" if db_ok else "down",
+        db=db,
         policies=loaded,
         policy_errors=errors,
-        decision_log=LogHealth(path=svc.decisions.path, write_failures=failures),
+        decision_log=LogHealth(path=svc.decisions.path, write_failures=svc.decisions.failures, failing=failing),
     )
 
 

@@ -8,15 +8,17 @@ Store errors map to HTTP here, once: NotFoundError 404, ConflictError 409, a bad
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 
 from redline.service.auth import require
+from redline.service.edits import EditVerdict, PolicyGone, edit_item
 from redline.service.errors import ApiError, responses
 from redline.service.models import (
     DECISION_ID,
@@ -24,6 +26,8 @@ from redline.service.models import (
     AuditPage,
     AuditRowOut,
     EditRequest,
+    EditCheckOut,
+    QueueEditOut,
     QueueItemOut,
     QueuePage,
     QueueStatusName,
@@ -34,8 +38,9 @@ from redline.service.state import Service, service
 from redline.service.tokens import Principal
 from redline.store.errors import ConflictError, InvalidCursor, NotFoundError, StoreError
 from redline.store.sql import AuditRow, QueueItem
-from redline.types import Outcome
+from redline.types import Finding, Outcome
 
+log = logging.getLogger("redline.service")
 router = APIRouter()
 _readers = require(Role.EXPERT, Role.OPERATOR)
 _experts = require(Role.EXPERT)
@@ -59,8 +64,9 @@ def _store(svc: Service) -> Iterator[None]:
         raise _invalid(("query", "cursor"), str(exc)) from exc
     except StoreError as exc:
         svc.metrics.store_failures.inc()
+        log.error("audit store failed: %s", exc)  # the detail (database, path) stays in the server's log
         raise ApiError(
-            503, "store_unavailable", f"the audit store failed: {exc}; retry", headers={"Retry-After": "1"}
+            503, "store_unavailable", "the audit store failed; retry", headers={"Retry-After": "1"}
         ) from exc
 
 
@@ -173,10 +179,19 @@ def queue_approve(request: Request, item_id: int = _ITEM_ID, principal: Principa
         return _item(svc.store.approve(item_id, principal.label))
 
 
+def _masked(findings: tuple[Finding, ...]) -> list[dict[str, Any]]:
+    """Findings as an answer shows them: a detector's match (a key, an address) by its type."""
+    return [{**f.to_dict(), "text": f"[{f.entity}]"} if f.entity else f.to_dict() for f in findings]
+
+
 @router.post(
     "/v1/queue/{item_id}/edit",
-    response_model=QueueItemOut,
-    summary="Approve a pending draft with the expert's text in its place",
+    response_model=QueueEditOut,
+    summary="Replace a pending draft with the expert's text, which the gate checks first",
+    description="The edit is checked against the item's policy and the check is recorded. "
+    "`refuse`: 409 `edit_refused` with the findings, the item stays pending and the edit is not kept. "
+    "`escalate`: 200 with `verdict: held`, the item stays pending with the edit and its findings "
+    "(approving the item then accepts the edit). Otherwise 200 with `verdict: edited`.",
     responses=_ACTIONS,
     tags=["queue"],
 )
@@ -185,10 +200,28 @@ def queue_edit(
     body: EditRequest,
     item_id: int = _ITEM_ID,
     principal: Principal = Depends(_experts),
-) -> QueueItemOut:
+) -> QueueEditOut:
     svc = service(request)
     with _store(svc):
-        return _item(svc.store.edit(item_id, principal.label, body.text))
+        try:
+            result = edit_item(svc, item_id, principal.label, body.text)
+        except PolicyGone as exc:
+            raise ApiError(409, "policy_not_loaded", str(exc)) from exc
+    check = EditCheckOut(
+        id=result.check.id, outcome=result.check.outcome, reason=result.check.reason,
+        findings=_masked(result.check.findings),
+    )  # fmt: skip
+    if result.verdict is EditVerdict.REFUSED:
+        raise ApiError(
+            409,
+            "edit_refused",
+            f"the gate refuses the edited text ({result.check.reason}); it is not kept and the item stays pending",
+            id=result.check.id,
+            findings=check.findings,
+        )
+    return QueueEditOut.model_validate(
+        {**_item(result.item).model_dump(), "verdict": result.verdict.value, "edit_check": check}
+    )
 
 
 @router.post(

@@ -78,6 +78,15 @@ def serve(
     reload_interval: float = typer.Option(
         1.0, "--reload-interval", min=0, help="Seconds between checks of the policy files; 0: on SIGHUP only."
     ),
+    max_header_bytes: int = typer.Option(
+        32 * 1024, "--max-header-bytes", min=1024, help="Larger request lines and headers get 431."
+    ),
+    header_timeout: float = typer.Option(
+        10.0, "--header-timeout", min=0.1, help="Seconds a connection has to send its headers, then it is closed."
+    ),
+    max_connections: int = typer.Option(
+        1000, "--max-connections", min=1, help="Open connections per worker; more are closed at once."
+    ),
 ) -> None:
     """Run the HTTP service (OpenAPI at /docs and /openapi.json)."""
     import uvicorn
@@ -107,6 +116,9 @@ def serve(
             demo=demo,
             workers=workers,
             reload_interval_s=reload_interval,
+            max_header_bytes=max_header_bytes,
+            header_timeout_s=header_timeout,
+            max_connections=max_connections,
         )
         if workers == 1:
             target = create_app(settings)
@@ -121,7 +133,12 @@ def serve(
         raise typer.Exit(code=2) from exc
     if demo:
         _print_demo(demo_tokens, host, port)
-    common = dict(host=host, port=port, access_log=access_log, server_header=False, log_level="info")
+    from redline.service.http_protocol import GuardedHttpProtocol
+
+    common = dict(
+        host=host, port=port, access_log=access_log, server_header=False, log_level="info",
+        http=GuardedHttpProtocol, timeout_graceful_shutdown=10,
+    )  # fmt: skip
     if target is not None:
         uvicorn.run(target, **common)  # type: ignore[arg-type]
     else:

@@ -53,6 +53,9 @@ class Settings(BaseModel):
         default=True, description="refuse to start on an invalid policy file (else: record it and go on)"
     )
     workers: int = Field(default=1, ge=1)
+    max_header_bytes: int = Field(default=32 * 1024, ge=1024, description="request line and headers; past it: 431")
+    header_timeout_s: float = Field(default=10.0, gt=0, description="time a connection has to send its headers")
+    max_connections: int = Field(default=1000, ge=1, description="open connections per worker process")
 
 
 class ServiceConfigError(RedlineError):

@@ -51,8 +51,9 @@ class Service:
         # process queue far better on a lock of ours. PostgreSQL needs no such thing.
         self._writes = threading.Lock() if self.store.backend == "sqlite" else contextlib.nullcontext()
 
-    def record(self, decision: Decision, text: str) -> None:
-        """The log line, then the audit row; raises a 503 ApiError when the row is not stored."""
+    def record(self, decision: Decision, text: str, *, queue: bool = True) -> None:
+        """The log line, then the audit row (and, when held and `queue`, its queue item);
+        raises a 503 ApiError when the row is not stored."""
         if not self.decisions.write(decision, text):
             self.metrics.log_failures.inc()
             failures = self.decisions.failures
@@ -61,7 +62,7 @@ class Service:
         excerpt = scrub(text).text[:EXCERPT_CHARS]  # scrubbed whole, then cut: no half secret
         try:
             with self._writes:
-                self.store.record(decision, text=text, text_excerpt=excerpt, held=decision.outcome in HELD)
+                self.store.record(decision, text=text, text_excerpt=excerpt, held=queue and decision.outcome in HELD)
         except Exception as exc:  # StoreUnavailable, StoreError, or a driver error that slipped by
             self.metrics.store_failures.inc()
             log.error("audit write failed for decision %s: %s", decision.id, exc)

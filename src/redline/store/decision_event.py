@@ -117,7 +117,14 @@ class DecisionEventV1:
         }
 
     def to_json_line(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+        """One line of JSON that encodes as UTF-8 whatever it holds: a lone surrogate
+        (which UTF-8 cannot carry) makes the whole line ASCII, with `\\udXXX` escapes."""
+        line = json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(self.to_dict(), ensure_ascii=True, separators=(",", ":"), default=str) + "\n"
+        return line
 
 
 def event_from_decision(decision: Decision, text: Any, *, now: str | None = None) -> DecisionEventV1:

@@ -94,6 +94,11 @@ class DecisionLog:
         return self._failures
 
     @property
+    def failing(self) -> bool:
+        """Whether the latest write failed (cleared by the next one that succeeds)."""
+        return self._failing
+
+    @property
     def last_error(self) -> str | None:
         return self._last_error
 

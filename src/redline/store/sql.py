@@ -13,15 +13,11 @@ web server. Everything returned is a frozen dataclass; driver errors become
 
 from __future__ import annotations
 
-import base64
-import enum
-import json
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -39,29 +35,42 @@ from sqlalchemy.orm import sessionmaker
 
 from redline.store.errors import (
     ConflictError,
-    InvalidCursor,
     NotFoundError,
     StoreError,
     StoreUnavailable,
 )
-from redline.store.models import EXCERPT_CHARS, DecisionRecord, QueueItemRecord
+from redline.store.models import DecisionRecord, QueueItemRecord
 from redline.store.records import AuditRow, Page, QueueItem, QueueStatus
+from redline.store.sql_rows import (
+    MAX_LIMIT,
+    audit_row,
+    check_limit,
+    check_storable,
+    decision_record,
+    decode_cursor,
+    encode_cursor,
+    enum_arg,
+    fields,
+    queue_item,
+)
 from redline.store.sql_engine import (
     BUSY_TIMEOUT_MS,
+    PROBE_BUSY_TIMEOUT_MS,
+    VERSION_TABLE,
     _build_engine,
     _Checkpointer,
     _in_memory,
     _parse_url,
+    is_read_only,
 )
-from redline.types import Decision, Finding, Outcome, RiskLevel
+from redline.types import Decision, Outcome
 
 __all__ = ["AuditRow", "AuditStore", "BUSY_TIMEOUT_MS", "DEFAULT_URL", "MAX_LIMIT", "Page", "QueueItem", "QueueStatus"]
 
 DEFAULT_URL = "sqlite:///redline.db"
-MAX_LIMIT = 500
 MIGRATIONS = Path(__file__).parent / "migrations"
 _PG_MIGRATE_LOCK = 0x7265646C696E65  # "redline": one migrator at a time per database
-MAX_ERROR_CHARS = 2000
+
 
 class AuditStore:
     """Audit rows and the review queue in SQLite (a file, WAL mode) or PostgreSQL."""
@@ -126,6 +135,27 @@ class AuditStore:
             return False
         return True
 
+    def health(self) -> str:
+        """The store's real state, for /healthz: "ok", "read_only" (it answers but cannot
+        write: a read-only file or a standby server) or "down". Never raises.
+
+        A write that changes nothing (and is rolled back) is tried, because a database that
+        answers `SELECT 1` may still refuse every audit row."""
+        try:
+            with self.engine.connect() as conn:
+                if self.backend == "sqlite":  # a probe must not wait out a writer's lock
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout={PROBE_BUSY_TIMEOUT_MS}")
+                try:
+                    conn.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = version_num"))
+                finally:
+                    if not conn.invalidated:
+                        conn.rollback()
+                        if self.backend == "sqlite":
+                            conn.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        except SQLAlchemyError as exc:
+            return "read_only" if is_read_only(exc) else "down"
+        return "ok"
+
     def count(self) -> int:
         """How many decisions are recorded."""
         with self._guard("count"), self._sessions() as session:
@@ -135,30 +165,40 @@ class AuditStore:
         """Write the audit row and, when `held`, a pending queue item holding `text`, in one
         transaction. Idempotent on `decision.id`: a retry is a no-op (the first write wins)."""
         now = self._clock()
-        row = _decision_record(decision, now, text_excerpt)
-        _check_storable(f"decision {decision.id!r}", {"text": text, **_fields(row)})
+        check_storable(f"decision {decision.id!r}", {"text": text, **fields(decision_record(decision, now, text_excerpt))})
         with self._guard("record"):
-            try:
-                with self._sessions.begin() as session:
-                    session.add(row)
-                    if held:
-                        session.flush()  # the audit row before the item that references it
-                        session.add(
-                            QueueItemRecord(
-                                decision_id=decision.id,
-                                created_at=now,
-                                status=QueueStatus.PENDING.value,
-                                draft_text=text,
-                            )
-                        )
-            except IntegrityError as exc:
-                if self.get(decision.id) is None:  # not a retry: some other constraint
-                    raise StoreError(f"cannot record decision {decision.id!r}: {exc.orig}") from exc
+            for attempt in (1, 2):
+                # the first attempt may draw a connection that opened while the database was
+                # read-only; its error discards the pool (sql_engine), so one retry is enough
+                try:
+                    self._write_decision(decision_record(decision, now, text_excerpt), text if held else None)
+                    return
+                except IntegrityError as exc:
+                    if self.get(decision.id) is None:  # not a retry: some other constraint
+                        raise StoreError(f"cannot record decision {decision.id!r}: {exc.orig}") from exc
+                    return
+                except SQLAlchemyError as exc:
+                    if attempt == 2 or not is_read_only(exc):
+                        raise
+
+    def _write_decision(self, row: DecisionRecord, held_text: str | None) -> None:
+        with self._sessions.begin() as session:
+            session.add(row)
+            if held_text is not None:
+                session.flush()  # the audit row before the item that references it
+                session.add(
+                    QueueItemRecord(
+                        decision_id=row.id,
+                        created_at=row.created_at,
+                        status=QueueStatus.PENDING.value,
+                        draft_text=held_text,
+                    )
+                )
 
     def get(self, decision_id: str) -> AuditRow | None:
         with self._guard("get"), self._sessions() as session:
             found = session.get(DecisionRecord, decision_id)
-            return None if found is None else _audit_row(found)
+            return None if found is None else audit_row(found)
 
     def get_item(self, item_id: int) -> QueueItem:
         """The queue item `item_id`; `NotFoundError` if there is none."""
@@ -166,18 +206,18 @@ class AuditStore:
             found = session.get(QueueItemRecord, item_id)
             if found is None:
                 raise NotFoundError(f"no queue item with id {item_id!r}")
-            return _queue_item(found)
+            return queue_item(found)
 
     def queue(
         self, *, status: QueueStatus | str | None = "pending", limit: int = 50, cursor: str | None = None
     ) -> Page[QueueItem]:
         """Queue items with `status` (None: all), oldest first, so the longest wait comes first."""
-        limit = _check_limit(limit)
+        limit = check_limit(limit)
         where: list[ColumnElement[bool]] = []
         if status is not None:
-            where.append(QueueItemRecord.status == _enum_arg(QueueStatus, "status", status).value)
+            where.append(QueueItemRecord.status == enum_arg(QueueStatus, "status", status).value)
         if cursor is not None:
-            at, last = _decode_cursor(cursor, "q")
+            at, last = decode_cursor(cursor, "q")
             where.append(
                 or_(
                     QueueItemRecord.created_at > at,
@@ -191,20 +231,41 @@ class AuditStore:
             .limit(limit + 1)
         )
         with self._guard("queue"), self._sessions() as session:
-            items = [_queue_item(r) for r in session.scalars(stmt)]
+            items = [queue_item(r) for r in session.scalars(stmt)]
         more = len(items) > limit
         items = items[:limit]
-        return Page(tuple(items), _encode_cursor("q", items[-1].created_at, items[-1].id) if more else None)
+        return Page(tuple(items), encode_cursor("q", items[-1].created_at, items[-1].id) if more else None)
 
     def approve(self, item_id: int, expert: str) -> QueueItem:
-        """Approve a pending draft as written."""
+        """Approve a pending item as it stands: the draft as written or, when an edit was
+        held for a second look (`hold_edit`), that edit."""
+        item = self.get_item(item_id)
+        if item.status is QueueStatus.PENDING and item.edited_text is not None:
+            return self._decide(item_id, expert, QueueStatus.EDITED, _held_edit=item.edit_decision_id)
         return self._decide(item_id, expert, QueueStatus.APPROVED)
 
-    def edit(self, item_id: int, expert: str, text: str) -> QueueItem:
-        """Approve a pending draft with the Expert's `text` in its place."""
+    def edit(self, item_id: int, expert: str, text: str, *, check: tuple[str, Outcome] | None = None) -> QueueItem:
+        """Approve a pending draft with the Expert's `text` in its place; `check` is the
+        gate's decision on `text` (its id and outcome), recorded with the item."""
         if not text.strip():
             raise ValueError("text: an edit needs the replacement text; to stop the draft, reject it")
-        return self._decide(item_id, expert, QueueStatus.EDITED, edited_text=text)
+        checked = {} if check is None else {"edit_decision_id": check[0], "edit_outcome": check[1].value}
+        return self._decide(item_id, expert, QueueStatus.EDITED, edited_text=text, **checked)
+
+    def hold_edit(self, item_id: int, text: str | None, *, check: tuple[str, Outcome]) -> QueueItem:
+        """Record the gate's decision on an edit that may not be sent; the item stays pending.
+        `text` is kept as the edit held for a second look, or None for an edit that must
+        not be kept at all (a refused one)."""
+        values: dict[str, str | None] = {"edit_decision_id": check[0], "edit_outcome": check[1].value}
+        if text is not None:
+            values["edited_text"] = text
+        stmt = (
+            update(QueueItemRecord)
+            .where(QueueItemRecord.id == item_id, QueueItemRecord.status == QueueStatus.PENDING.value)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        return self._conditional(item_id, stmt, "edit")
 
     def reject(self, item_id: int, expert: str, note: str | None = None) -> QueueItem:
         """Reject a pending draft; `note` says why."""
@@ -222,10 +283,10 @@ class AuditStore:
     ) -> Page[AuditRow]:
         """Audit rows, newest first, filtered by outcome, policy name and `since <= created_at
         < until` (naive datetimes are taken as UTC). Limit capped at 500."""
-        limit = _check_limit(limit)
+        limit = check_limit(limit)
         where: list[ColumnElement[bool]] = []
         if outcome is not None:
-            where.append(DecisionRecord.outcome == _enum_arg(Outcome, "outcome", outcome).value)
+            where.append(DecisionRecord.outcome == enum_arg(Outcome, "outcome", outcome).value)
         if policy is not None:
             where.append(DecisionRecord.policy_name == policy)
         if since is not None:
@@ -233,7 +294,7 @@ class AuditStore:
         if until is not None:
             where.append(DecisionRecord.created_at < until)
         if cursor is not None:
-            at, last = _decode_cursor(cursor, "a")
+            at, last = decode_cursor(cursor, "a")
             where.append(
                 or_(
                     DecisionRecord.created_at < at,
@@ -247,26 +308,36 @@ class AuditStore:
             .limit(limit + 1)
         )
         with self._guard("list"), self._sessions() as session:
-            rows = [_audit_row(r) for r in session.scalars(stmt)]
+            rows = [audit_row(r) for r in session.scalars(stmt)]
         more = len(rows) > limit
         rows = rows[:limit]
-        return Page(tuple(rows), _encode_cursor("a", rows[-1].created_at, rows[-1].id) if more else None)
+        return Page(tuple(rows), encode_cursor("a", rows[-1].created_at, rows[-1].id) if more else None)
 
-    def _decide(self, item_id: int, expert: str, status: QueueStatus, **values: str | None) -> QueueItem:
+    def _decide(
+        self, item_id: int, expert: str, status: QueueStatus, _held_edit: str | None = None, **values: str | None
+    ) -> QueueItem:
         if not expert or not expert.strip():
             raise ValueError(f"expert: who decided must be named, got {expert!r}")
         # A conditional UPDATE, so that two Experts deciding at once cannot both win.
+        where = [QueueItemRecord.id == item_id, QueueItemRecord.status == QueueStatus.PENDING.value]
+        if _held_edit is not None:  # approving a held edit: only the one that was read
+            where.append(QueueItemRecord.edit_decision_id == _held_edit)
         stmt = (
             update(QueueItemRecord)
-            .where(QueueItemRecord.id == item_id, QueueItemRecord.status == QueueStatus.PENDING.value)
+            .where(*where)
             .values(status=status.value, expert=expert, decided_at=self._clock(), **values)
             .execution_options(synchronize_session=False)
         )
-        with self._guard(status.value):
+        return self._conditional(item_id, stmt, status.value)
+
+    def _conditional(self, item_id: int, stmt: Any, action: str) -> QueueItem:
+        with self._guard(action):
             with self._sessions.begin() as session:
                 changed = session.execute(stmt).rowcount  # type: ignore[attr-defined]
             item = self.get_item(item_id)  # NotFoundError for an unknown id
         if not changed:
+            if item.status is QueueStatus.PENDING:
+                raise ConflictError(f"queue item {item_id} was edited meanwhile; read it again before approving")
             raise ConflictError(
                 f"queue item {item_id} is already {item.status.value} (by {item.expert}); "
                 "only a pending item can be approved, edited or rejected"
@@ -281,143 +352,9 @@ class AuditStore:
             message = f"{action} failed on {self!r}: {_reason(exc)}"
             if _schema_missing(exc):  # a deployment mistake, not an outage: no retry will help
                 raise StoreError(f"{message}; the schema is missing or old: call migrate()") from exc
-            if isinstance(exc, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)):
+            if is_read_only(exc) or isinstance(exc, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)):
                 raise StoreUnavailable(message) from exc
             raise StoreError(message) from exc
-
-
-def _decision_record(decision: Decision, now: datetime, text_excerpt: str) -> DecisionRecord:
-    timings = {k: float(v) for k, v in decision.timings_ms.items()}
-    return DecisionRecord(
-        id=decision.id,
-        created_at=now,
-        policy_name=decision.policy_name,
-        policy_hash=decision.policy_hash,
-        outcome=decision.outcome.value,
-        reason=decision.reason,
-        risk_level=decision.risk_level.value,
-        rules_fired=decision.rules_fired,
-        suppressed=[
-            {"rule": f.rule, "status": f.status.value, "cue": f.cue} for f in decision.suppressed
-        ],
-        findings=[_stored_finding(f) for f in decision.findings],
-        timings_ms=timings,
-        total_ms=timings.get("total", sum(timings.values())),
-        licensed_by_context=decision.licensed_by_context,
-        context=decision.context,
-        text_excerpt=text_excerpt[:EXCERPT_CHARS],
-        action=decision.action.to_dict() if decision.action is not None else None,
-        error=None if decision.error is None else decision.error[:MAX_ERROR_CHARS],
-        omitted=dict(decision.omitted) if any(decision.omitted.values()) else None,
-    )
-
-
-def _fields(row: DecisionRecord) -> dict[str, Any]:
-    return {column.key: getattr(row, column.key) for column in DecisionRecord.__table__.columns}
-
-
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-def _check_storable(what: str, value: Any, where: str = "") -> None:
-    """Refuse a row that some backend cannot store or that could not be read back and sent
-    as UTF-8: a NUL (PostgreSQL text) or a lone surrogate anywhere in it, a key included."""
-    if isinstance(value, str):
-        found = _UNSTORABLE.search(value)
-        if found is not None:
-            kind = "a NUL character" if found.group() == "\x00" else "a lone surrogate"
-            raise StoreError(f"cannot record {what}: {where or 'a value'} holds {kind} at offset {found.start()}")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_storable(what, key, where)
-            _check_storable(what, item, f"{where}.{key}" if where else str(key))
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            _check_storable(what, item, f"{where}[{index}]")
-
-
-def _stored_finding(finding: Finding) -> dict[str, Any]:
-    """A detector's match is the secret or the personal datum itself: the audit row keeps
-    its type and span (the span points into the draft an Expert can read), not its text."""
-    data = finding.to_dict()
-    if finding.entity is not None:
-        data["text"] = f"[{finding.entity}]"
-    return data
-
-
-def _audit_row(r: DecisionRecord) -> AuditRow:
-    return AuditRow(
-        id=r.id,
-        created_at=r.created_at,
-        policy_name=r.policy_name,
-        policy_hash=r.policy_hash,
-        outcome=Outcome(r.outcome),
-        reason=r.reason,
-        risk_level=RiskLevel(r.risk_level),
-        rules_fired=tuple(r.rules_fired),
-        suppressed=tuple(r.suppressed),
-        findings=tuple(r.findings),
-        timings_ms=dict(r.timings_ms),
-        total_ms=r.total_ms,
-        licensed_by_context=r.licensed_by_context,
-        context=r.context,
-        text_excerpt=r.text_excerpt,
-        error=r.error,
-        action=r.action,
-        omitted=dict(r.omitted or {"findings": 0, "suppressed": 0}),
-    )
-
-
-def _queue_item(r: QueueItemRecord) -> QueueItem:
-    return QueueItem(
-        id=r.id,
-        decision_id=r.decision_id,
-        created_at=r.created_at,
-        status=QueueStatus(r.status),
-        draft_text=r.draft_text,
-        edited_text=r.edited_text,
-        expert=r.expert,
-        decided_at=r.decided_at,
-        note=r.note,
-        edit_decision_id=r.edit_decision_id,
-        edit_outcome=None if r.edit_outcome is None else Outcome(r.edit_outcome),
-    )
-
-
-E = TypeVar("E", bound=enum.Enum)
-
-
-def _enum_arg(kind: type[E], name: str, value: E | str) -> E:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(str(m.value) for m in kind)
-        raise ValueError(f"{name}: {value!r} is not one of {allowed}") from None
-
-
-def _check_limit(limit: int) -> int:
-    if limit < 1:
-        raise ValueError(f"limit: must be at least 1, got {limit!r}")
-    return min(limit, MAX_LIMIT)
-
-
-def _encode_cursor(kind: str, at: datetime, last: str | int) -> str:
-    raw = json.dumps([kind, at.astimezone(UTC).isoformat(), last], separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str, kind: str) -> tuple[datetime, Any]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        got, at, last = json.loads(raw)
-        if got != kind or not isinstance(last, str if kind == "a" else int):
-            raise ValueError(kind)
-        return datetime.fromisoformat(at), last
-    except (ValueError, TypeError) as exc:  # binascii.Error and JSONDecodeError are ValueErrors
-        raise InvalidCursor(
-            f"cursor: {cursor[:60]!r} is not a cursor from this listing; "
-            "pass the next_cursor of the previous page, or none for the first page"
-        ) from exc
 
 
 def _reason(exc: SQLAlchemyError) -> str:

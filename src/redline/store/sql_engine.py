@@ -14,6 +14,28 @@ from sqlalchemy.pool import StaticPool
 from redline.store.errors import StoreError
 
 BUSY_TIMEOUT_MS = 5000
+PROBE_BUSY_TIMEOUT_MS = 250
+VERSION_TABLE = "redline_alembic_version"
+# What a database says when it answers but will not write: a SQLite file (or folder)
+# that was read-only when the connection opened, a PostgreSQL standby.
+_READ_ONLY = ("readonly database", "read-only transaction", "read only transaction", "recovery is in progress")
+
+
+def is_read_only(exc: BaseException) -> bool:
+    message = str(getattr(exc, "orig", None) or exc).lower()
+    return any(words in message for words in _READ_ONLY)
+
+
+def _recycle_read_only_connections(engine: Engine) -> None:
+    """A connection that found the database read-only stays read-only (SQLite opens the
+    file read-only and keeps it so; PostgreSQL keeps a session on a standby), so every
+    such error is handled as a disconnect: SQLAlchemy then discards that connection and
+    the rest of the pool, and the next checkout opens afresh, read-write once it can."""
+
+    @event.listens_for(engine, "handle_error")
+    def _read_only_is_a_disconnect(context: Any) -> None:
+        if is_read_only(context.original_exception):
+            context.is_disconnect = True
 
 
 def _parse_url(url: str) -> URL:
@@ -72,7 +94,9 @@ class _Checkpointer:
 def _build_engine(url: URL) -> Engine:
     if url.get_backend_name() == "postgresql":
         try:
-            return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
+            pg = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
+            _recycle_read_only_connections(pg)
+            return pg
         except NoSuchModuleError as exc:
             raise StoreError(f"url: no driver for {url.drivername}: {exc}") from exc
         except ImportError as exc:
@@ -86,6 +110,7 @@ def _build_engine(url: URL) -> Engine:
     else:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})  # QueuePool
+        _recycle_read_only_connections(engine)
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

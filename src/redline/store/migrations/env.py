@@ -12,9 +12,7 @@ from sqlalchemy import Connection, create_engine
 from sqlalchemy.pool import NullPool
 
 from redline.store.models import Base
-
-# Our own version table, so redline can share a database with an app that uses Alembic.
-VERSION_TABLE = "redline_alembic_version"
+from redline.store.sql_engine import VERSION_TABLE  # our own, so redline can share a database with an app that uses Alembic
 
 
 def _configure(connection: Connection) -> None:
