@@ -1,4 +1,5 @@
-"""Real databases for integration tests: a SQLite file, and a PostgreSQL server.
+"""Real databases for integration tests: a SQLite file, and a PostgreSQL server; and
+`make_server`, real servers on this module's backend (each with its own database).
 
 PostgreSQL comes from `REDLINE_TEST_POSTGRES_URL` (a database the tests may wipe: they
 drop redline's tables before each test) or, failing that, from a throwaway server
@@ -13,6 +14,7 @@ import importlib.util
 import os
 import pwd
 import re
+import secrets
 import shlex
 import shutil
 import socket
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+
+from redline.service.testing import LiveServer
 
 PG_URL_ENV = "REDLINE_TEST_POSTGRES_URL"
 REDLINE_TABLES = ("queue_items", "decisions", "redline_alembic_version")
@@ -167,3 +171,58 @@ def _raw_query(url: str, sql: str) -> list[tuple[Any, ...]]:
 def raw_query() -> Callable[[str, str], list[tuple[Any, ...]]]:
     """`raw_query(url, sql)`: ask the database directly, past the store, with the plain driver."""
     return _raw_query
+
+
+# ---------------------------------------------------------------- live servers
+
+EXAMPLE_POLICY = Path(__file__).parent.parent.parent / "examples" / "policy.yaml"
+
+
+def _pg_database(server_url: str) -> str:
+    """A fresh database on the session's PostgreSQL server, so that servers do not share rows."""
+    import psycopg
+
+    name = f"redline_svc_{secrets.token_hex(4)}"
+    libpq = re.sub(r"^postgresql\+\w+://", "postgresql://", server_url)
+    admin = libpq.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def make_server(
+    backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., LiveServer]]:
+    """Start servers on this module's backend; each gets its own database and folder."""
+    started: list[LiveServer] = []
+
+    def make(*args: str, log_path: Path | None = None, policies: Path | None = None) -> LiveServer:
+        root = tmp_path_factory.mktemp(f"server-{backend}")
+        if policies is None:
+            policies = root / "policies"
+            policies.mkdir()
+            shutil.copy(EXAMPLE_POLICY, policies / "example.yaml")
+        if backend == "sqlite":
+            db_url = f"sqlite:///{root / 'redline.db'}"
+        else:
+            db_url = _pg_database(str(request.getfixturevalue("postgres_server")))
+        server = LiveServer(
+            policies_dir=policies,
+            db_url=db_url,
+            log_path=log_path or root / "redline.decisions.jsonl",
+            output=root / "server.log",
+            args=args,
+        )
+        started.append(server)
+        server.run()
+        return server
+
+    yield make
+    for server in started:
+        server.stop()

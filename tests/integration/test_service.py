@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import shutil
 import signal
 import sqlite3
@@ -42,56 +41,6 @@ ServerFactory = Callable[..., LiveServer]
 
 
 # ---------------------------------------------------------------- servers
-
-
-def _pg_database(server_url: str) -> str:
-    """A fresh database on the session's PostgreSQL server, so that servers do not share rows."""
-    import psycopg
-
-    name = f"redline_svc_{secrets.token_hex(4)}"
-    libpq = re.sub(r"^postgresql\+\w+://", "postgresql://", server_url)
-    admin = libpq.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return server_url.rsplit("/", 1)[0] + "/" + name
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture(scope="module")
-def make_server(
-    backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerFactory]:
-    """Start servers on this module's backend; each gets its own database and folder."""
-    started: list[LiveServer] = []
-
-    def make(*args: str, log_path: Path | None = None, policies: Path | None = None) -> LiveServer:
-        root = tmp_path_factory.mktemp(f"server-{backend}")
-        if policies is None:
-            policies = root / "policies"
-            policies.mkdir()
-            shutil.copy(EXAMPLE, policies / "example.yaml")
-        if backend == "sqlite":
-            db_url = f"sqlite:///{root / 'redline.db'}"
-        else:
-            db_url = _pg_database(str(request.getfixturevalue("postgres_server")))
-        server = LiveServer(
-            policies_dir=policies,
-            db_url=db_url,
-            log_path=log_path or root / "redline.decisions.jsonl",
-            output=root / "server.log",
-            args=args,
-        )
-        started.append(server)
-        server.run()
-        return server
-
-    yield make
-    for server in started:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -74,6 +74,11 @@ async def _api_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     # Starlette's own errors (unknown path 404, wrong method 405) in our shape.
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400 and request.method in ("POST", "PUT", "PATCH"):
+        # FastAPI answers a body it cannot decode at all (not UTF-8) with a bare 400:
+        # malformed input is a 422 naming the body, like any other
+        problem = {"loc": ["body"], "msg": "the body is not valid JSON in UTF-8", "type": "json_invalid"}
+        return JSONResponse({"detail": [problem]}, status_code=422)
     codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 413: "too_large"}
     error = codes.get(exc.status_code, "http_error")
     headers = dict(exc.headers) if exc.headers else None
