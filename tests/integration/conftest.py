@@ -226,3 +226,17 @@ def make_server(
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(make_server: Callable[..., LiveServer]) -> LiveServer:
+    """One server for the module's tests that need no server of their own."""
+    return make_server()
+
+
+@pytest.fixture(scope="module")
+def http(server: LiveServer) -> Iterator[Any]:
+    import httpx
+
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        yield client

@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import shutil
 import signal
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from redline.service.testing import LiveServer
+from redline.service.testing import LiveServer, wait_for
 from redline.store.decision_event import MAX_LINE_BYTES
 from redline.store.decision_log import read_events
 
@@ -31,29 +30,8 @@ HELD = "I have approved a full refund."
 ServerFactory = Callable[..., LiveServer]
 
 
-@pytest.fixture(scope="module")
-def server(make_server: ServerFactory) -> LiveServer:
-    return make_server()
-
-
-@pytest.fixture(scope="module")
-def http(server: LiveServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=60) as client:
-        yield client
-
-
 def check(http: httpx.Client, server: LiveServer, text: str, role: str = "expert", **extra: Any) -> httpx.Response:
     return http.post("/v1/check", headers=server.auth(role), json={"policy": POLICY, "text": text, **extra})
-
-
-def _wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not true after {timeout} s")
 
 
 def _own_server(tmp_path: Path, *args: str, policies: Path | None = None) -> LiveServer:
@@ -290,7 +268,7 @@ def test_an_alias_bomb_or_a_link_out_of_the_folder_neither_hangs_nor_leaks(tmp_p
             errors = [f for f in files if f["file"] in ("bomb.yaml", "shadow.yaml") and f["last_error"]]
             return errors if len(errors) == 2 else None
 
-        bomb, shadow = sorted(_wait_for(both, timeout=15), key=lambda f: f["file"])
+        bomb, shadow = sorted(wait_for(both, timeout=15), key=lambda f: f["file"])
         assert "alias bomb" in bomb["last_error"]
         assert "not followed" in shadow["last_error"] and "hashedpassword" not in shadow["last_error"]
         assert "root" not in shadow["last_error"].split(":", 1)[-1]

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from redline.service.testing import LiveServer
+from redline.service.testing import LiveServer, wait_for
 from redline.store.decision_log import read_events
 
 ROOT = Path(__file__).parent.parent.parent
@@ -41,17 +41,6 @@ ServerFactory = Callable[..., LiveServer]
 
 
 # ---------------------------------------------------------------- servers
-
-
-@pytest.fixture(scope="module")
-def server(make_server: ServerFactory) -> LiveServer:
-    return make_server()
-
-
-@pytest.fixture(scope="module")
-def http(server: LiveServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        yield client
 
 
 def check(http: httpx.Client, server: LiveServer, text: str, role: str = "expert", **extra: Any) -> httpx.Response:
@@ -368,16 +357,6 @@ def test_an_operator_sees_what_each_rule_of_a_policy_matches(server: LiveServer,
     assert http.get("/v1/policies/Bad Name", headers=server.auth("operator")).status_code == 422
 
 
-def _wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"not true after {timeout} s")
-
-
 def _probe(http: httpx.Client, server: LiveServer) -> dict[str, Any] | None:
     files = http.get("/v1/policies", headers=server.auth("operator")).json()["policies"]
     return next((f for f in files if f["file"] == "reload.yaml"), None)
@@ -388,18 +367,18 @@ def test_a_changed_policy_file_is_reloaded_and_a_broken_one_keeps_the_last_good(
 ) -> None:
     path = server.policies_dir / "reload.yaml"
     path.write_text(RELOAD_POLICY.format(term="pineapple"))
-    first = _wait_for(lambda: (f := _probe(http, server)) and f["hash"] and f)
+    first = wait_for(lambda: (f := _probe(http, server)) and f["hash"] and f)
     assert first["name"] == "reload-probe" and first["last_error"] is None
     body = {"policy": "reload-probe", "text": "I like pineapple."}
     assert http.post("/v1/check", headers=server.auth("expert"), json=body).json()["outcome"] == "escalate"
 
     path.write_text(RELOAD_POLICY.format(term="mango"))
-    second = _wait_for(lambda: (f := _probe(http, server)) and f["hash"] != first["hash"] and f)
+    second = wait_for(lambda: (f := _probe(http, server)) and f["hash"] != first["hash"] and f)
     assert second["last_error"] is None
     assert http.post("/v1/check", headers=server.auth("expert"), json=body).json()["outcome"] != "escalate"
 
     path.write_text(RELOAD_POLICY.format(term="mango").replace("severity: block", "severity: maybe"))
-    broken = _wait_for(lambda: (f := _probe(http, server)) and f["last_error"] and f)
+    broken = wait_for(lambda: (f := _probe(http, server)) and f["last_error"] and f)
     assert broken["hash"] == second["hash"], "the last good version is still served"
     assert "severity" in broken["last_error"] and "reload.yaml" in broken["last_error"]
     mango = {"policy": "reload-probe", "text": "I like mango."}
@@ -407,7 +386,7 @@ def test_a_changed_policy_file_is_reloaded_and_a_broken_one_keeps_the_last_good(
     assert http.get("/healthz").json()["status"] == "degraded"
 
     path.unlink()
-    _wait_for(lambda: _probe(http, server) is None)
+    wait_for(lambda: _probe(http, server) is None)
     assert http.post("/v1/check", headers=server.auth("expert"), json=mango).status_code == 404
 
 
@@ -419,7 +398,7 @@ def test_sighup_reloads_the_policies(make_server: ServerFactory) -> None:
         time.sleep(1.5)
         assert _probe(http, server) is None, "without polling, nothing is reloaded before SIGHUP"
         server.signal(signal.SIGHUP)
-        loaded = _wait_for(lambda: _probe(http, server))
+        loaded = wait_for(lambda: _probe(http, server))
         assert loaded["name"] == "reload-probe"
         assert http.get("/healthz").status_code == 200
 
@@ -506,7 +485,7 @@ def test_a_check_that_cannot_be_recorded_is_503_never_200(make_server: ServerFac
         metrics = http.get("/metrics", headers=server.auth("operator")).text
         assert _sample(metrics, "redline_store_failures_total") >= 1
         assert http.get(f"/v1/audit/{decision_id}", headers=server.auth("expert")).status_code == 404
-        _wait_for(lambda: http.get("/healthz").status_code == 200, timeout=30)
+        wait_for(lambda: http.get("/healthz").status_code == 200, timeout=30)
         assert check(http, server, HELD_TEXT).status_code == 200
 
 
@@ -574,7 +553,7 @@ def test_demo_prints_working_tokens_and_a_curl_and_keeps_its_files_in_the_workin
             cwd=tmp_path, stdout=sink, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
     try:
-        text = _wait_for(lambda: "curl" in (t := out.read_text()) and "Application startup complete" in t and t, 60)
+        text = wait_for(lambda: "curl" in (t := out.read_text()) and "Application startup complete" in t and t, 60)
         tokens = dict(re.findall(r"^\s+(client|expert|operator)\s+(\S{40,})$", text, re.M))
         assert set(tokens) == {"client", "expert", "operator"}
         assert f"http://127.0.0.1:{port}/v1/check" in text and tokens["expert"] in text
