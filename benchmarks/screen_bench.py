@@ -6,6 +6,7 @@ Run from the repository root: `python benchmarks/screen_bench.py` once redline i
     PYTHONPATH=src python benchmarks/screen_bench.py            # full run (~20 s), Markdown table
     PYTHONPATH=src python benchmarks/screen_bench.py --quick    # smoke test
     PYTHONPATH=src python benchmarks/screen_bench.py --sizes 10,100 --json
+    PYTHONPATH=src python benchmarks/screen_bench.py --adversarial   # texts shaped to be slow (adversarial_shapes.py)
 
 Data is generated and seeded: ~1 KB English-like drafts (pseudo-words from syllables plus
 function words, sentences ending in . ? !, paragraph breaks) and rules with one term of
@@ -295,7 +296,15 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer drafts and repeats (smoke test)")
     ap.add_argument("--sizes", default="10,100,1000,10000", help="comma-separated rule counts")
     ap.add_argument("--drafts", type=int, default=None, help="drafts per size (default 2000)")
+    ap.add_argument("--adversarial", action="store_true",
+                    help="instead: adversarial shapes at 64 KB, 256 KB and 1 MB (see adversarial_shapes.py)")
     args = ap.parse_args()
+    if args.adversarial:
+        import adversarial_shapes  # beside this file
+
+        rows_adv = adversarial_shapes.run(1 if args.quick else 3)
+        print(json.dumps(rows_adv, indent=2) if args.json else adversarial_shapes.markdown(rows_adv))
+        return
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     count = args.drafts or (200 if args.quick else 2000)
     rng = random.Random(42)

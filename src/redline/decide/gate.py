@@ -92,6 +92,8 @@ class Gate:
                 resolution, context_meta = self._license(resolution, result.findings, context, confidence)
             findings, findings_omitted = cap_findings(result.findings)
             suppressed, suppressed_omitted = cap_findings(result.suppressed)
+            findings_omitted += result.unassessed  # hits of rules that had fired often enough
+            suppressed_omitted += result.unrecorded
             done = perf_counter()
         except Exception as exc:  # the gate's contract: never raise, never let a draft through
             log.exception("check %s failed", decision_id)
@@ -136,7 +138,11 @@ class Gate:
         new = [f for f in joined.findings if f.entity is None and (f.rule, f.start, f.end) not in seen]
         quiet = [f for f in joined.suppressed if (f.rule, f.start, f.end) not in seen]
         return ScreenResult(
-            (*result.findings, *new), (*result.suppressed, *quiet), result.hits + len(new) + len(quiet)
+            (*result.findings, *new),
+            (*result.suppressed, *quiet),
+            result.hits + len(new) + len(quiet),
+            result.unassessed,
+            result.unrecorded,
         )
 
     @property

@@ -34,6 +34,7 @@ _PRIORITY = (
     Status.OTHER_EXPERIENCER,
 )
 _STATUS_BY_NAME = {s.value: s for s in _PRIORITY}
+_STATUSES = len(_PRIORITY)
 _UNBOUNDED = 1 << 30
 
 # Punctuation becomes a space and digits become "0", one character for one, so offsets
@@ -179,8 +180,9 @@ def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[
     they overlap, a pseudo-trigger hiding the trigger inside it."""
     kept: list[_Found] = []
     covered = -1
+    (hit_start, hit_end), *others = spans
     for start, end, entries in phrases:
-        if any(start < he and end > hs for hs, he in spans):
+        if (start < hit_end and end > hit_start) or (others and any(start < he and end > hs for hs, he in others)):
             continue  # the hit's own words are never its cue
         if end <= covered:
             continue  # inside a longer phrase: "no" in "no problem"
@@ -194,22 +196,37 @@ def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[
     return kept
 
 
+# A hit looks at most this many phrases on each side of it, the nearest ones: a real
+# sentence has a handful, and a text packed with triggers ("no refund no refund …")
+# cannot make each of its hits cost the whole window.
+_NEAREST = 16
+# Assessments kept per text, by the exact sentence and the hit's place in it: a text that
+# repeats one sentence shape (the same hit among the same words) is assessed once per
+# shape. Bounded, so that a text of all different sentences costs no memory.
+_MEMO_SIZE = 256
+_Relative = tuple[tuple[Status, int, int], ...]
+
+
 class TextContext:
     """The context layer over one text: phrases found once, assessed per hit."""
 
-    __slots__ = ("text", "_phrases", "_starts")
+    __slots__ = ("text", "_phrases", "_starts", "_memo")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._phrases: list[_Found] | None = None
         self._starts: list[int] = []
+        self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], _Relative] = {}
 
-    def _in(self, lo: int, hi: int) -> list[_Found]:
+    def _near(self, lo: int, hi: int, start: int) -> list[_Found]:
+        """The phrases inside [lo, hi), at most _NEAREST either side of `start`."""
         if self._phrases is None:
             self._phrases = _find_phrases(self.text)
             self._starts = [p[0] for p in self._phrases]
         first = bisect_left(self._starts, lo)
         last = bisect_left(self._starts, hi, first)
+        middle = bisect_left(self._starts, start, first, last)
+        first, last = max(first, middle - _NEAREST), min(last, middle + _NEAREST)
         return [p for p in self._phrases[first:last] if p[1] <= hi]
 
     def assess(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> ContextAssessment:
@@ -218,8 +235,21 @@ class TextContext:
         text = self.text
         s0 = _sentence_start(text, start)
         s1 = _sentence_end(text, end)
+        # the assessment depends on the sentence (and the characters that bound it) alone
+        key = (text[max(s0 - 1, 0) : s1 + 1], start - s0, end - s0, tuple((a - s0, b - s0) for a, b in others))
+        relative = self._memo.get(key)
+        if relative is None:
+            if len(self._memo) >= _MEMO_SIZE:
+                self._memo.clear()
+            relative = self._memo[key] = self._assess(s0, s1, start, end, others)
+        return ContextAssessment(
+            cues=tuple(Cue(status, text[s0 + a : s0 + b], s0 + a, s0 + b) for status, a, b in relative)
+        )
+
+    def _assess(self, s0: int, s1: int, start: int, end: int, others: tuple[tuple[int, int], ...]) -> _Relative:
+        text = self.text
         spans = ((start, end), *others)
-        phrases = _resolve(self._in(s0, s1), spans)
+        phrases = _resolve(self._near(s0, s1, start), spans)
         found: dict[Status, tuple[int, int]] = {}
 
         # Walk outwards from the hit on each side: the nearest trigger wins, and a stop
@@ -229,6 +259,8 @@ class TextContext:
         for side, ordered in ((0, before), (1, after)):
             blocked: set[Status] = set()
             for p_start, p_end, entries in ordered:
+                if len(blocked) + len(found) == _STATUSES:
+                    break  # every status is settled on this side (the two never share one)
                 for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
                     if status in blocked or status in found:
                         continue
@@ -246,13 +278,7 @@ class TextContext:
             if quote is not None:
                 found[Status.ATTRIBUTED] = (s0 + quote, s0 + quote + 1)
 
-        return ContextAssessment(
-            cues=tuple(
-                Cue(status, text[found[status][0] : found[status][1]], *found[status])
-                for status in _PRIORITY
-                if status in found
-            )
-        )
+        return tuple((status, found[status][0] - s0, found[status][1] - s0) for status in _PRIORITY if status in found)
 
 
 def assess(text: str, start: int, end: int) -> ContextAssessment:

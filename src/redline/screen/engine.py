@@ -20,10 +20,14 @@ from redline.screen.detectors.base import Detector
 from redline.types import Cue, Finding, Severity, Status
 
 _CACHE_SIZE = 32
-# Hits assessed per rule and per text: a text that repeats a term 100,000 times is held by
-# its first hits; the rest are counted, not assessed one by one (linear, bounded work).
-MAX_HITS_PER_RULE = 100
-MAX_HITS = 2000
+# Once a rule has fired this often, its further hits cannot change the outcome: they
+# are counted, not assessed one by one. A rule that has not fired yet has EVERY hit
+# assessed, so a hundred denials cannot hide the promise that follows them ("There is
+# no refund. " * 100 + "Your refund is approved."); what keeps that linear is the context
+# layer's bounded cost per hit (TextContext: nearest phrases only, one assessment per
+# sentence shape). Decisions keep fewer still (decide/caps.py).
+MAX_FIRED_PER_RULE = 40
+MAX_SUPPRESSED_PER_RULE = 40  # suppressed hits kept as records; the rest are only counted
 _DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "flag": Severity.FLAG}
 DETECTOR_NAMES = ("credentials", "pii", "technical_content")
 
@@ -104,24 +108,8 @@ class ScreenResult:
     findings: tuple[Finding, ...]
     suppressed: tuple[Finding, ...]
     hits: int
-    unassessed: int = 0  # hits beyond MAX_HITS_PER_RULE / MAX_HITS: counted, not assessed
-
-
-def _bounded(hits: list[RawHit]) -> tuple[list[RawHit], int]:
-    """The hits to assess, in text order: the first MAX_HITS_PER_RULE of each rule and
-    MAX_HITS in all, and how many were left out."""
-    if len(hits) <= MAX_HITS_PER_RULE:
-        hits.sort(key=lambda h: (h.start, h.rule))
-        return hits, 0
-    hits.sort(key=lambda h: (h.start, h.rule))
-    per_rule: dict[int, int] = {}
-    kept: list[RawHit] = []
-    for hit in hits:
-        seen = per_rule.get(hit.rule, 0)
-        if seen < MAX_HITS_PER_RULE and len(kept) < MAX_HITS:
-            kept.append(hit)
-        per_rule[hit.rule] = seen + 1
-    return kept, len(hits) - len(kept)
+    unassessed: int = 0  # hits of a rule that had fired MAX_FIRED_PER_RULE times: counted, not assessed
+    unrecorded: int = 0  # suppressed hits past MAX_SUPPRESSED_PER_RULE: assessed, counted, not kept
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
@@ -157,7 +145,8 @@ class CompiledScreen:
         self.allow = {"pii": AllowList(policy.detectors.pii_allow)}
 
     def run(self, shadow: Shadow) -> ScreenResult:
-        hits, unassessed = _bounded(self.matcher.scan(shadow.text))
+        hits = self.matcher.scan(shadow.text)
+        hits.sort(key=lambda h: (h.start, h.rule))
         findings, allowed = self._detect(shadow.original)
         detected = len(findings) + len(allowed)
         if not hits:
@@ -165,20 +154,34 @@ class CompiledScreen:
         context = TextContext(shadow.text)
         fired: list[Finding] = []
         suppressed: list[Finding] = []
+        fired_by_rule: dict[int, int] = {}
+        quiet_by_rule: dict[int, int] = {}
+        unassessed = unrecorded = 0
         for hit in hits:
+            if fired_by_rule.get(hit.rule, 0) >= MAX_FIRED_PER_RULE:
+                unassessed += 1
+                continue
             rule = self.rules[hit.rule]
             blocking, cue = self._status(context, hit, rule.suppress)
-            finding = self._finding(shadow, hit, rule, blocking or cue)
-            (suppressed if blocking is not None else fired).append(finding)
+            if blocking is None:
+                fired_by_rule[hit.rule] = fired_by_rule.get(hit.rule, 0) + 1
+                fired.append(self._finding(shadow, hit, rule, cue))
+            elif quiet_by_rule.get(hit.rule, 0) < MAX_SUPPRESSED_PER_RULE:
+                quiet_by_rule[hit.rule] = quiet_by_rule.get(hit.rule, 0) + 1
+                suppressed.append(self._finding(shadow, hit, rule, blocking))
+            else:
+                unrecorded += 1
         # where a rule both fired and was set aside at one place, it fired
         fired = _dedupe(fired)
         if suppressed:
-            spans = {(f.rule, f.start, f.end) for f in fired}
+            spans: dict[str, list[tuple[int, int]]] = {}
+            for f in fired:
+                spans.setdefault(f.rule, []).append((f.start, f.end))
             suppressed = [f for f in _dedupe(suppressed) if not any(
-                r == f.rule and s < f.end and f.start < e for r, s, e in spans)]
+                s < f.end and f.start < e for s, e in spans.get(f.rule, ()))]
         findings.extend(fired)
-        return ScreenResult(tuple(findings), tuple(allowed) + tuple(suppressed), len(hits) + unassessed + detected,
-                            unassessed)
+        return ScreenResult(tuple(findings), tuple(allowed) + tuple(suppressed), len(hits) + detected,
+                            unassessed, unrecorded)
 
     @staticmethod
     def _status(context: TextContext, hit: RawHit, suppress: frozenset[Status]) -> tuple[Cue | None, Cue | None]:
