@@ -43,6 +43,7 @@ class Status(str, enum.Enum):
     HISTORICAL = "historical"
     HYPOTHETICAL = "hypothetical"
     OTHER_EXPERIENCER = "other_experiencer"
+    UNCERTAIN = "uncertain"  # "possible", "may be", "concern for": never suppressed by default
 
 
 class RiskLevel(str, enum.Enum):

@@ -82,7 +82,7 @@ def test_context_reports_statuses_for_each_input_line() -> None:
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert rows[0]["negated"] and rows[0]["found"]
     assert rows[1]["historical"]
-    assert rows[2] == {"id": "c", "found": False, "negated": False, "attributed": False, "historical": False, "hypothetical": False, "other_experiencer": False}
+    assert rows[2] == {"id": "c", "found": False, "negated": False, "attributed": False, "historical": False, "hypothetical": False, "other_experiencer": False, "uncertain": False}
 
 
 def test_schema_prints_the_json_schema_of_the_policy_format() -> None:

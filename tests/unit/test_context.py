@@ -158,7 +158,7 @@ def test_context_rows_report_the_first_occurrence_of_the_term_and_absent_terms()
     assert out["a"]["found"] and out["a"]["negated"]
     assert out["b"]["found"] and not out["b"]["negated"]
     assert out["c"] == {"id": "c", "found": False, "negated": False, "attributed": False,
-                        "historical": False, "hypothetical": False, "other_experiencer": False}
+                        "historical": False, "hypothetical": False, "other_experiencer": False, "uncertain": False}
     assert out["d"]["found"] and out["d"]["negated"]
     assert out["e"]["found"] and not out["e"]["negated"]  # the first form found: "refunded"
 

@@ -25,6 +25,7 @@ _FLAGS = {
     "historical": Status.HISTORICAL,
     "hypothetical": Status.HYPOTHETICAL,
     "other_experiencer": Status.OTHER_EXPERIENCER,
+    "uncertain": Status.UNCERTAIN,
 }
 # Endings tried when the exact form is absent: "refunded" finds "refunds", "refund".
 _SUFFIX = re.compile(r"(?:'s|ing|ed|es|s|e)$")

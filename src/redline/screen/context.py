@@ -7,6 +7,13 @@ pseudo-trigger ("no problem"). Where phrases overlap, the longest wins, so a pse
 hides the trigger inside it. Words of the hit itself never count: "can't breathe" is not
 negated by its own "can't".
 
+Besides ConText's categories the table has `neutral` phrases (they hide the shorter
+phrases inside them: "ask for" keeps "for" from ending a negation) and `current` ones
+("since this morning": a terminator of historical scope, and right after the hit a
+sign that it is present), and `{a|b}` alternatives that expand at load. The status
+`uncertain` ("possible", "may be") is set like any other and is not suppressed by
+default (policy/schema.py).
+
 The phrases live in data/context_triggers.tsv. They are compiled once into one
 Aho-Corasick automaton over space-padded phrases. `TextContext` finds every phrase of a
 text in ONE pass, on first use, and keeps them sorted: each hit then only looks up the
@@ -32,10 +39,12 @@ _PRIORITY = (
     Status.HISTORICAL,
     Status.ATTRIBUTED,
     Status.OTHER_EXPERIENCER,
+    Status.UNCERTAIN,
 )
 _STATUS_BY_NAME = {s.value: s for s in _PRIORITY}
 _STATUSES = len(_PRIORITY)
 _UNBOUNDED = 1 << 30
+_ALTERNATIVES = re.compile(r"\{([^{}]*)\}")
 
 # Punctuation becomes a space and digits become "0", one character for one, so offsets
 # in the folded sentence are offsets in the shadow text. The apostrophe stays:
@@ -60,6 +69,9 @@ _QUOTES = (('"', '"'), ("\u201c", "\u201d"))
 
 # An entry is (stops, status, window): a stop (terminator or pseudo-trigger) ends the
 # scope of `status` beyond it; otherwise the phrase sets `status` within `window` words.
+# An entry with a negative window -n, after the hit and within n words of it, takes back
+# `status` found before the hit: a `current` phrase ("since this morning", "now") says
+# the hit is present, not historical. Before the hit the same phrase is a terminator.
 # A phrase holds (entries when it precedes the hit, entries when it follows, is_pseudo).
 _Entry = tuple[bool, Status, int]
 _Phrase = tuple[list[_Entry], list[_Entry], bool]
@@ -87,6 +99,12 @@ def _load() -> tuple[
             if category in ("pseudo", "terminate"):
                 statuses = _PRIORITY if direction == "all" else (_STATUS_BY_NAME[direction],)
                 before = after = [(True, s, window) for s in statuses]
+            elif category == "neutral":  # hides the shorter phrases inside it, sets nothing
+                before = after = []
+            elif category == "current":  # ends `direction`'s scope; right after the hit, takes it back
+                status = _STATUS_BY_NAME[direction]
+                reach = window if window != _UNBOUNDED else 3
+                before, after = [(True, status, _UNBOUNDED)], [(False, status, -reach)]
             else:
                 if direction not in ("forward", "backward", "both"):
                     raise ValueError(f"direction {direction!r}")
@@ -95,11 +113,12 @@ def _load() -> tuple[
                 after = entry if direction != "forward" else []
         except (IndexError, KeyError, ValueError) as exc:
             raise ValueError(f"{source}:{number}: bad row {line!r} ({exc})") from exc
-        key = " " + phrase.translate(_FOLD) + " " if phrase[0].isalnum() else phrase
-        slot = (words if phrase[0].isalnum() else literal).setdefault(key, ([], [], []))
-        slot[0].extend(before)
-        slot[1].extend(after)
-        slot[2].append(category == "pseudo")
+        for variant in _expand(phrase):  # "{although|but} she did" is two phrases
+            key = " " + variant.translate(_FOLD) + " " if variant[0].isalnum() else variant
+            slot = (words if variant[0].isalnum() else literal).setdefault(key, ([], [], []))
+            slot[0].extend(before)
+            slot[1].extend(after)
+            slot[2].append(category in ("pseudo", "neutral"))
     phrases = list(words)
     # Literal phrases (", we", ":") keep their punctuation. Grouped by first character so
     # the regex engine scans for that character alone; the longest alternative first.
@@ -113,6 +132,15 @@ def _load() -> tuple[
         p: (b, a, any(pseudo)) for p, (b, a, pseudo) in literal.items()
     }
     return ahocorasick_rs.AhoCorasick(phrases), entries, literal_re, literal_entries
+
+
+def _expand(phrase: str) -> list[str]:
+    """Every phrase that `{a|b}` alternatives in `phrase` spell, joined by single spaces."""
+    match = _ALTERNATIVES.search(phrase)
+    if match is None:
+        return [" ".join(phrase.split())]
+    head, tail = phrase[: match.start()], phrase[match.end() :]
+    return [v for option in match.group(1).split("|") for v in _expand(head + option + tail) if v]
 
 
 _AUTOMATON, _ENTRIES, _LITERAL_RE, _LITERAL_ENTRIES = _load()
@@ -256,13 +284,23 @@ class TextContext:
         # blocks its status for everything further away.
         before = [p for p in reversed(phrases) if p[1] <= start]
         after = [p for p in phrases if p[0] >= end]
+        cancelled: set[Status] = set()
+        found_before: set[Status] = set()
         for side, ordered in ((0, before), (1, after)):
+            if side == 1:
+                found_before = set(found)
             blocked: set[Status] = set()
             for p_start, p_end, entries in ordered:
                 if len(blocked) + len(found) == _STATUSES:
                     break  # every status is settled on this side (the two never share one)
                 for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
-                    if status in blocked or status in found:
+                    if status in blocked:
+                        continue
+                    if window < 0:  # "since this morning" right after the hit: it is current
+                        if _near(text, end, p_start, -window):
+                            cancelled.add(status)
+                        continue
+                    if status in found:
                         continue
                     if stops:
                         blocked.add(status)
@@ -273,12 +311,20 @@ class TextContext:
                             continue
                     found[status] = (p_start, p_end)
 
+        for status in cancelled & found_before:  # a cue after the hit ("but she used to") stands
+            found.pop(status, None)
         if Status.ATTRIBUTED not in found:
             quote = _quoted(text[s0:s1], start - s0, end - s0)
             if quote is not None:
                 found[Status.ATTRIBUTED] = (s0 + quote, s0 + quote + 1)
 
         return tuple((status, found[status][0] - s0, found[status][1] - s0) for status in _PRIORITY if status in found)
+
+
+def _near(text: str, end: int, phrase_start: int, words: int) -> bool:
+    """At most `words` words and no clause mark between the hit's end and a phrase."""
+    gap = text[end:phrase_start]
+    return len(_WORDS(gap)) <= words and not _CLAUSE_MARK(gap)
 
 
 def assess(text: str, start: int, end: int) -> ContextAssessment:

@@ -1,0 +1,162 @@
+"""The context layer's finer linguistics: form answers, reasons, pro-verbs of the past,
+a change of subject or time, and the `uncertain` status (DESIGN.md section 3 step 3).
+Every sentence here is written for these tests."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from redline import Gate, Outcome, parse_policy
+from redline.cli import app
+from redline.eval.context_cmd import context_rows
+from redline.screen.context import assess
+from redline.types import Status
+
+NEGATED, HISTORICAL, UNCERTAIN = Status.NEGATED, Status.HISTORICAL, Status.UNCERTAIN
+
+
+def statuses(sentence: str, term: str) -> set[Status]:
+    text = sentence.lower()
+    start = text.index(term)
+    return {cue.status for cue in assess(text, start, start + len(term)).cues}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "expected"),
+    [
+        ("Chest pain: none.", "chest pain", {NEGATED}),
+        ("Short of breath: no.", "short of breath", {NEGATED}),
+        ("history of smoking : no", "smoking", {NEGATED, HISTORICAL}),
+        ("Nausea - denies. Headache: yes.", "nausea", {NEGATED}),
+        ("Nausea - denies. Headache: yes.", "headache", set()),
+        ("Fever: yes, chills: none", "fever", set()),
+        ("Fever: yes, chills: none", "chills", {NEGATED}),
+        ("Constitutional - No fevers, chills, or sweats.", "chills", {NEGATED}),
+        ("ROS: denies any palpitations or dizziness.", "dizziness", {NEGATED}),
+    ],
+)
+def test_a_form_answer_after_a_colon_negates_the_item_before_it(sentence: str, term: str, expected: set[Status]) -> None:
+    assert statuses(sentence, term) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "negated"),
+    [
+        ("She is not prescribed any beta blockers for her hypertension.", "beta blockers", True),
+        ("She is not prescribed any beta blockers for her hypertension.", "hypertension", False),
+        ("He has no specific diagnosis for his abdominal pain.", "abdominal pain", False),
+        ("We did not change the plan for your refund.", "refund", False),
+        ("I won't ask for a refund.", "refund", True),
+        ("You are not eligible for a refund this month.", "refund", True),
+        ("The findings are not typical for a lymphoma.", "lymphoma", True),
+        ("No evidence for pneumonia.", "pneumonia", True),
+    ],
+)
+def test_negation_does_not_leak_into_a_for_reason_phrase(sentence: str, term: str, negated: bool) -> None:
+    assert (NEGATED in statuses(sentence, term)) is negated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term"),
+    [
+        ("She denies smoking, although she did in the past.", "smoking"),
+        ("He doesn't drink now, but he used to.", "drink"),
+        ("No chest pain today, though she had it years ago.", "chest pain"),
+    ],
+)
+def test_a_pro_verb_of_the_past_after_a_denial_marks_the_item_historical(sentence: str, term: str) -> None:
+    assert {NEGATED, HISTORICAL} <= statuses(sentence, term)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "historical"),
+    [
+        ("History of asthma and I have been short of breath since this morning.", "asthma", True),
+        ("History of asthma and I have been short of breath since this morning.", "short of breath", False),
+        ("History of asthma, short of breath since this morning.", "short of breath", False),
+        ("History of migraines, currently a severe headache.", "severe headache", False),
+        ("History of migraines and she is vomiting now.", "vomiting", False),
+        ("History of migraines and seizures.", "seizures", True),
+        ("History of asthma who was brought in today by her daughter.", "asthma", True),
+    ],
+)
+def test_a_change_of_subject_or_time_ends_a_history(sentence: str, term: str, historical: bool) -> None:
+    assert (HISTORICAL in statuses(sentence, term)) is historical
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term"),
+    [
+        ("Possible pneumonia in the right lower lobe.", "pneumonia"),
+        ("This may be a billing error on the refund.", "billing error"),
+        ("Concern for sepsis; blood cultures drawn.", "sepsis"),
+        ("CT to rule out pulmonary embolism.", "pulmonary embolism"),
+        ("Suspected fracture of the left wrist.", "fracture"),
+        ("Infection cannot be excluded.", "infection"),
+        ("We cannot exclude a stroke.", "stroke"),
+        ("Pneumonia vs bronchitis.", "bronchitis"),
+    ],
+)
+def test_hedged_findings_are_uncertain(sentence: str, term: str) -> None:
+    assert UNCERTAIN in statuses(sentence, term)
+    assert NEGATED not in statuses(sentence, term)
+
+
+POLICY = """
+version: 1
+name: uncertain-test
+auto_send: {min_confidence: 0}
+skills:
+  - slug: triage
+    red_lines:
+      - id: stroke-signs
+        rule: Escalate possible stroke symptoms.
+        severity: flag
+        terms: [stroke]
+detectors: {credentials: off, pii: off}
+"""
+
+
+def test_an_uncertain_red_flag_is_still_held_and_the_decision_says_uncertain() -> None:
+    decision = Gate(parse_policy(POLICY)).check("It might be a stroke, I'm not sure.")
+    assert decision.outcome is Outcome.ESCALATE
+    [finding] = decision.findings
+    assert finding.status is UNCERTAIN and finding.cue == "might be"
+    assert decision.to_dict()["findings"][0]["status"] == "uncertain"
+
+
+def test_a_policy_may_suppress_uncertain_hits_and_keeps_them_as_suppressed() -> None:
+    policy = POLICY.replace("detectors:", "screen: {suppress: [negated, uncertain]}\ndetectors:")
+    decision = Gate(parse_policy(policy)).check("It might be a stroke, I'm not sure.")
+    assert decision.outcome is Outcome.EXECUTE
+    assert [f.status for f in decision.suppressed] == [UNCERTAIN]
+
+
+def test_uncertain_is_not_in_the_default_suppress_set() -> None:
+    from redline.policy.schema import DEFAULT_SUPPRESS
+
+    assert UNCERTAIN not in DEFAULT_SUPPRESS
+
+
+def test_the_context_command_reports_uncertain(tmp_path) -> None:
+    rows = [{"id": "u", "text": "Possible stroke on the scan.", "term": "stroke"},
+            {"id": "n", "text": "No stroke on the scan.", "term": "stroke"}]
+    out = {r["id"]: r for r in context_rows(rows)}
+    assert out["u"]["uncertain"] and not out["u"]["negated"]
+    assert out["n"]["negated"] and not out["n"]["uncertain"]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    result = CliRunner().invoke(app, ["context", "--input", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    printed = [json.loads(line) for line in result.output.splitlines() if line.strip()]
+    assert printed[0]["uncertain"] is True and printed[1]["uncertain"] is False
+
+
+def test_redline_check_shows_the_uncertain_status(tmp_path) -> None:
+    path = tmp_path / "policy.yaml"
+    path.write_text(POLICY, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path), "It might be a stroke."])
+    assert "uncertain" in result.output
