@@ -15,10 +15,10 @@ sign that it is present), and `{a|b}` alternatives that expand at load. The stat
 default (policy/schema.py).
 
 The phrases live in data/context_triggers.tsv. They are compiled once into one
-Aho-Corasick automaton over space-padded phrases. `TextContext` finds every phrase of a
-text in ONE pass, on first use, and keeps them sorted: each hit then only looks up the
-phrases of its own sentence (a bisection), so a draft with many hits costs one scan, not
-one per hit. `assess` is the one-hit form of the same thing.
+Aho-Corasick automaton over space-padded phrases. `TextContext` scans each sentence that
+holds a hit ONCE and keeps what it found, so a draft with many hits costs one scan of
+each of their sentences, not one per hit (with many hits, one scan of the whole text).
+`assess` is the one-hit form of the same thing.
 """
 
 from __future__ import annotations
@@ -191,14 +191,25 @@ def _sentence_end(text: str, pos: int) -> int:
 _Found = tuple[int, int, _Phrase]
 
 
-def _find_phrases(text: str) -> list[_Found]:
-    """Every trigger phrase in `text` (offsets in `text`), sorted by start, longest first."""
-    padded = " " + text.translate(_FOLD_TEXT) + " "
+_FOLD_BYTES = bytes(
+    ord(_FOLD_TEXT[i]) if i in _FOLD_TEXT and isinstance(_FOLD_TEXT[i], str) else i for i in range(128)
+) + bytes(range(128, 256))
+
+
+def _folded(text: str) -> str:
+    if text.isascii():  # bytes.translate is a table lookup, a fraction of str.translate
+        return text.encode("ascii").translate(_FOLD_BYTES).decode("ascii")
+    return text.translate(_FOLD_TEXT)
+
+
+def _find_phrases(text: str, s0: int = 0) -> list[_Found]:
+    """Every trigger phrase in `text` (offsets + s0), sorted by start, longest first."""
+    padded = " " + _folded(text) + " "
     found: list[_Found] = [
-        (start, end - 2, _ENTRIES[index])  # without the padding: offsets in `text`
+        (s0 + start, s0 + end - 2, _ENTRIES[index])  # without the padding
         for index, start, end in _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
     ]
-    found.extend((m.start(), m.end(), _LITERAL_ENTRIES[m.group()]) for m in _LITERAL_RE.finditer(text))
+    found.extend((s0 + m.start(), s0 + m.end(), _LITERAL_ENTRIES[m.group()]) for m in _LITERAL_RE.finditer(text))
     found.sort(key=lambda f: (f[0], -f[1]))
     return found
 
@@ -208,7 +219,7 @@ def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[
     they overlap, a pseudo-trigger hiding the trigger inside it."""
     kept: list[_Found] = []
     covered = -1
-    (hit_start, hit_end), *others = spans
+    (hit_start, hit_end), *others = spans or ((-1, -1),)  # no spans: the sentence as it is
     for start, end, entries in phrases:
         if (start < hit_end and end > hit_start) or (others and any(start < he and end > hs for hs, he in others)):
             continue  # the hit's own words are never its cue
@@ -224,6 +235,10 @@ def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[
     return kept
 
 
+_TERMINATORS = re.compile(r"[.!?\n;]")
+_NO_CUES = ContextAssessment()
+
+
 # A hit looks at most this many phrases on each side of it, the nearest ones: a real
 # sentence has a handful, and a text packed with triggers ("no refund no refund …")
 # cannot make each of its hits cost the whole window.
@@ -236,48 +251,99 @@ _Relative = tuple[tuple[Status, int, int], ...]
 
 
 class TextContext:
-    """The context layer over one text: phrases found once, assessed per hit."""
+    """The context layer over one text. With a few hits, each hit's sentence is found by a
+    search and scanned for trigger phrases once (hits in one sentence share the scan);
+    with `many` hits, the sentence ends and the phrases of the whole text are found in one
+    pass each, so every hit costs a few bisections."""
 
-    __slots__ = ("text", "_phrases", "_starts", "_memo")
+    __slots__ = ("text", "_ends", "_phrases", "_starts", "_quotes", "_sentences", "_memo")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, many: bool = False) -> None:
         self.text = text
+        self._ends: list[int] | None = None
         self._phrases: list[_Found] | None = None
         self._starts: list[int] = []
+        self._quotes = any(opening in text for opening, _ in _QUOTES)
+        if many:
+            self._ends = [i for i in (m.start() for m in _TERMINATORS.finditer(text)) if _ends_sentence(text, i)]
+            self._phrases = _find_phrases(text)
+            self._starts = [p[0] for p in self._phrases]
+        # (sentence start, end) -> (its phrases, their starts, resolved with no hit excluded)
+        self._sentences: dict[tuple[int, int], tuple[list[_Found], list[int], list[_Found]]] = {}
         self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], _Relative] = {}
 
-    def _near(self, lo: int, hi: int, start: int) -> list[_Found]:
-        """The phrases inside [lo, hi), at most _NEAREST either side of `start`."""
-        if self._phrases is None:
-            self._phrases = _find_phrases(self.text)
-            self._starts = [p[0] for p in self._phrases]
-        first = bisect_left(self._starts, lo)
-        last = bisect_left(self._starts, hi, first)
-        middle = bisect_left(self._starts, start, first, last)
-        first, last = max(first, middle - _NEAREST), min(last, middle + _NEAREST)
-        return [p for p in self._phrases[first:last] if p[1] <= hi]
+    def _sentence(self, start: int, end: int) -> tuple[int, int]:
+        """The sentence around text[start:end], at most _REACH characters either side."""
+        text, ends = self.text, self._ends
+        if ends is None:
+            return _sentence_start(text, start), _sentence_end(text, end)
+        floor = max(start - _REACH, 0)
+        i = bisect_left(ends, start) - 1
+        if i >= 0 and ends[i] >= floor:
+            s0 = ends[i] + 1
+        elif floor > 0:
+            space = text.find(" ", floor, start)  # cut at a word boundary: never half a word
+            s0 = space + 1 if space != -1 else floor
+        else:
+            s0 = 0
+        limit = min(end + _REACH, len(text))
+        j = bisect_left(ends, end)
+        if j < len(ends) and ends[j] < limit:
+            s1 = ends[j]
+        else:
+            s1 = limit
+            if s1 < len(text) and s1 == end + _REACH:
+                s1 = max(text.rfind(" ", end, s1), end)
+        return s0, s1
+
+    def _held(self, s0: int, s1: int) -> tuple[list[_Found], list[int], list[_Found]]:
+        key = (s0, s1)
+        held = self._sentences.get(key)
+        if held is None:
+            if self._phrases is None:
+                raw = _find_phrases(self.text[s0:s1], s0)
+            else:
+                first = bisect_left(self._starts, s0)
+                last = bisect_left(self._starts, s1, first)
+                raw = [p for p in self._phrases[first:last] if p[1] <= s1]
+            held = self._sentences[key] = (raw, [p[0] for p in raw], _resolve(raw, ()))
+        return held
 
     def assess(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> ContextAssessment:
         """The cues that apply to the hit text[start:end]. `others` are the spans of the
         hit's other words (a topic of two words): never cues either, and never "outside"."""
         text = self.text
-        s0 = _sentence_start(text, start)
-        s1 = _sentence_end(text, end)
-        # the assessment depends on the sentence (and the characters that bound it) alone
-        key = (text[max(s0 - 1, 0) : s1 + 1], start - s0, end - s0, tuple((a - s0, b - s0) for a, b in others))
-        relative = self._memo.get(key)
-        if relative is None:
-            if len(self._memo) >= _MEMO_SIZE:
-                self._memo.clear()
-            relative = self._memo[key] = self._assess(s0, s1, start, end, others)
+        s0, s1 = self._sentence(start, end)
+        raw, starts, resolved = self._held(s0, s1)
+        quote = self._quotes and any(opening in text[s0:s1] for opening, _ in _QUOTES)
+        if not raw and not quote:
+            return _NO_CUES
+        if len(raw) > 2 * _NEAREST:
+            # the assessment depends on the sentence (and the characters that bound it) alone
+            key = (text[max(s0 - 1, 0) : s1 + 1], start - s0, end - s0, tuple((a - s0, b - s0) for a, b in others))
+            relative = self._memo.get(key)
+            if relative is None:
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.clear()
+                middle = bisect_left(starts, start)
+                near = raw[max(0, middle - _NEAREST) : middle + _NEAREST]
+                relative = self._memo[key] = self._walk(near, None, s0, s1, start, end, others, quote)
+        else:
+            relative = self._walk(raw, resolved, s0, s1, start, end, others, quote)
+        if not relative:
+            return _NO_CUES
         return ContextAssessment(
             cues=tuple(Cue(status, text[s0 + a : s0 + b], s0 + a, s0 + b) for status, a, b in relative)
         )
 
-    def _assess(self, s0: int, s1: int, start: int, end: int, others: tuple[tuple[int, int], ...]) -> _Relative:
+    def _walk(self, raw: list[_Found], resolved: list[_Found] | None, s0: int, s1: int, start: int, end: int,
+              others: tuple[tuple[int, int], ...], quote: bool) -> _Relative:
         text = self.text
         spans = ((start, end), *others)
-        phrases = _resolve(self._near(s0, s1, start), spans)
+        if resolved is None or any(p_start < he and p_end > hs for p_start, p_end, _ in raw for hs, he in spans):
+            phrases = _resolve(raw, spans)  # the hit's own words are never its cue
+        else:
+            phrases = resolved
         found: dict[Status, tuple[int, int]] = {}
 
         # Walk outwards from the hit on each side: the nearest trigger wins, and a stop
@@ -313,10 +379,10 @@ class TextContext:
 
         for status in cancelled & found_before:  # a cue after the hit ("but she used to") stands
             found.pop(status, None)
-        if Status.ATTRIBUTED not in found:
-            quote = _quoted(text[s0:s1], start - s0, end - s0)
-            if quote is not None:
-                found[Status.ATTRIBUTED] = (s0 + quote, s0 + quote + 1)
+        if Status.ATTRIBUTED not in found and quote:
+            opening = _quoted(text[s0:s1], start - s0, end - s0)
+            if opening is not None:
+                found[Status.ATTRIBUTED] = (s0 + opening, s0 + opening + 1)
 
         return tuple((status, found[status][0] - s0, found[status][1] - s0) for status in _PRIORITY if status in found)
 

@@ -151,7 +151,7 @@ class CompiledScreen:
         detected = len(findings) + len(allowed)
         if not hits:
             return ScreenResult(tuple(findings), tuple(allowed), detected)
-        context = TextContext(shadow.text)
+        context = TextContext(shadow.text, many=len(hits) > 3)
         fired: list[Finding] = []
         suppressed: list[Finding] = []
         fired_by_rule: dict[int, int] = {}
