@@ -41,12 +41,32 @@ def topic_words(rule: str) -> set[str]:
         ("Escalate any mention of self-harm.", ("self + harm",)),
         ("Escalate signs of stroke.", ("stroke",)),
         ("Escalate any reports of fraud.", ("fraud",)),
-        ("Never share another customer's personal details.", ("detector:pii",)),
-        ("Never reveal credentials, API keys or passwords.", ("detector:credentials",)),
     ],
 )
 def test_derived_topics_are_the_guarded_topic(rule: str, expected: tuple[str, ...]) -> None:
     assert derive_terms(rule) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "detector", "acts"),
+    [
+        ("Never share another customer's personal details.", "pii", {("share", "personal details")}),
+        ("Never reveal credentials, API keys or passwords.", "credentials",
+         {("reveal", "credentials"), ("reveal", "keys"), ("reveal", "passwords")}),
+    ],
+)
+def test_what_a_detector_finds_goes_to_it_and_the_act_of_disclosing_it_stays(
+    rule: str, detector: str, acts: set[tuple[str, str]]
+) -> None:
+    derived = derive_topics(rule)
+    assert derived.detectors == (detector,)
+    assert {t.words for t in derived.topics} == acts  # the words alone are no topic
+
+
+def test_the_word_a_detector_owns_fires_only_with_the_act() -> None:
+    g = gate("Never share passwords or API keys.")
+    assert not held(g, "You can reset your password from the login page.")
+    assert held(g, "I'll share the admin password with you right here in the ticket.")
 
 
 @pytest.mark.parametrize(
@@ -69,7 +89,8 @@ def test_framing_addressee_and_rationale_words_never_become_topics(generic: str)
         "Escalate legal threats such as lawsuits, attorneys or court action.",
     ]
     for rule in rules:
-        assert generic not in topic_words(rule)
+        alone = {t.words[0] for t in derive_topics(rule).topics if len(t.words) == 1}
+        assert generic not in alone
 
 
 def test_verb_and_object_are_separate_words_of_a_topic() -> None:

@@ -106,7 +106,11 @@ def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
 def lemmas(word: str) -> frozenset[str]:
     """The dictionary forms `word` is an inflection of; the word itself when it has none."""
     found: set[str] = set()
-    for group in lemminflect.getAllLemmas(word).values():
+    readings = lemminflect.getAllLemmas(word)
+    for upos, group in readings.items():
+        # "number" is a noun, not the comparative of "numb"; "longer" is the comparative of long
+        if upos == "ADJ" and word.endswith(("er", "est")) and word in readings.get("NOUN", ()):
+            continue
         found.update(group)
     if not found and word.isalpha() and len(word) > 4:
         found.update(_regular_stems(word))  # "doxxing" -> "doxx", "slas" -> "sla"

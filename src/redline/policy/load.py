@@ -79,10 +79,33 @@ class _Yaml12Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no t
     """Composes with YAML 1.2 core-schema tags; `_to_python` does the constructing."""
 
 
-_Yaml12Loader.yaml_implicit_resolvers = {}
-for _name, _regexp, _first in _CORE_RESOLVERS:
-    _first_chars = [*_first, ""] if _name == "null" else list(_first)
-    _Yaml12Loader.add_implicit_resolver(_TAG + _name, re.compile(f"^(?:{_regexp})$"), _first_chars)
+# libyaml's C parser and composer (many times the pure-Python one on a 10,000-rule
+# policy) where PyYAML was built with it; its nodes keep their marks, so positions stay.
+# A file it refuses is composed again by the Python loader, whose messages say more.
+class _Yaml12CLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The same resolvers over libyaml."""
+
+
+for _loader in (_Yaml12Loader, _Yaml12CLoader):
+    _loader.yaml_implicit_resolvers = {}
+    for _name, _regexp, _first in _CORE_RESOLVERS:
+        _first_chars = [*_first, ""] if _name == "null" else list(_first)
+        _loader.add_implicit_resolver(_TAG + _name, re.compile(f"^(?:{_regexp})$"), _first_chars)
+
+_RESOLVABLE = frozenset(c for _, _, first in _CORE_RESOLVERS for c in first)
+_STR_TAG = _TAG + "str"
+_resolve_core = _Yaml12CLoader.resolve
+
+
+def _fast_resolve(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
+    """Most scalars of a policy are prose ("Never promise a refund."): a plain scalar whose
+    first character starts no core-schema type is a string, with no regex tried."""
+    if kind is ScalarNode and implicit[0] and value and value[0] not in _RESOLVABLE:
+        return _STR_TAG
+    return _resolve_core(self, kind, value, implicit)
+
+
+_Yaml12CLoader.resolve = _fast_resolve
 
 
 def _read(name: str) -> bytes:
@@ -223,6 +246,11 @@ def yaml_position(text: str, loc: Loc) -> tuple[int, int] | None:
 
 
 def _compose(text: str, path: str) -> Node | None:
+    try:
+        fast: Node | None = yaml.compose(text, Loader=_Yaml12CLoader)
+        return fast
+    except yaml.YAMLError:
+        pass  # composed again below, for the Python loader's message
     try:
         node: Node | None = yaml.compose(text, Loader=_Yaml12Loader)
         return node

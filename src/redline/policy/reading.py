@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
-__all__ = ["Word", "about_others", "read"]
+__all__ = ["Word", "about_others", "disclosure_verbs", "read"]
 
 _TOKEN = re.compile(
     r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
@@ -29,6 +29,7 @@ _ITEM_MARKS = frozenset(",()/&")
 _CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
+_OTHERS_FIRST_WORDS = frozenset(p.split()[0].split("-")[0] for p in WORDS["others"])
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
 _POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
@@ -92,6 +93,9 @@ def clauses(tokens_: list[str]) -> list[list[str]]:
 def about_others(rule: str) -> bool:
     """Whether a rule's first clause guards other people's information ("another
     customer's", "whether someone has …"): then other-experiencer cues set nothing aside."""
+    low = rule.lower()
+    if not any(word in low for word in _OTHERS_FIRST_WORDS):
+        return False  # most rules name no other person: no need to read them
     first = (clauses(tokens(rule)) or [[]])[0]
     return any(phrase_at(first, i, "others") for i in range(len(first)))
 
@@ -300,6 +304,18 @@ class _State:
     predicate_list: bool = False  # the last item ended with what is said of a subject
     in_pp: bool = False  # the last item ended inside a prepositional phrase
     np_count: int = 0
+
+
+def disclosure_verbs(rule: str) -> list[str]:
+    """The verbs of telling and handing over a rule forbids ("never SHARE …", "ASK FOR …"),
+    as lemmas: with a phrase delegated to a detector they name the act itself."""
+    found: list[str] = []
+    for clause in rule_clauses(rule)[0]:
+        for token in clause:
+            for lemma in sorted(lemmas(token)):
+                if lemma in WORDS["disclose"] and lemma not in found:
+                    found.append(lemma)
+    return found
 
 
 def read(rule: str) -> tuple[list[Word], list[str]]:

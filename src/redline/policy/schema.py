@@ -6,6 +6,7 @@ import functools
 import hashlib
 import json
 import re
+import re
 from typing import Annotated, Any, Literal
 
 import re2
@@ -27,6 +28,8 @@ DEFAULT_SUPPRESS: tuple[Status, ...] = (
     Status.OTHER_EXPERIENCER,
 )
 
+
+_HAS_WORD = re.compile(r"[^\W_]").search  # a letter or digit, in any script
 
 # log_errors=False: otherwise RE2 writes every rejected pattern to stderr from C++.
 _RE2_OPTIONS = re2.Options()
@@ -107,7 +110,7 @@ class RedLine(_Strict):
     def _terms_have_words(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
         if value is not None:
             for term in value:
-                if not any(ch.isalnum() for ch in term):
+                if not _HAS_WORD(term):
                     raise ValueError(f"term {term!r} has no letters or digits to match")
         return value
 

@@ -33,7 +33,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from redline.policy.lexicon import family, lemmas, part_of_speech, zipf
-from redline.policy.reading import Word, about_others, read
+from redline.policy.reading import Word, about_others, disclosure_verbs, read
 from redline.policy.words import DETECTOR_TOPICS, WORDS
 
 __all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
@@ -76,8 +76,13 @@ def derive_topics(rule: str) -> Derivation:
     """The topics a red line or boundary written in words guards (cached per text)."""
     words, rationale = read(rule)
     detectors: list[str] = []
-    words = _delegate(words, detectors)
-    return Derivation(topics=_topics(words, rationale), detectors=tuple(detectors), about_others=about_others(rule))
+    delegated: list[str] = []
+    words = _delegate(words, detectors, delegated)
+    topics = _topics(words, rationale)
+    # "never SHARE passwords": sharing a password fires the rule even before one is pasted
+    acts = [Topic((verb, head), "an act of disclosure and what a detector finds")
+            for verb in disclosure_verbs(rule) for head in delegated]
+    return Derivation(topics=topics + tuple(acts), detectors=tuple(detectors), about_others=about_others(rule))
 
 
 def _phrases(words: list[Word]) -> dict[int, list[Word]]:
@@ -88,8 +93,9 @@ def _phrases(words: list[Word]) -> dict[int, list[Word]]:
     return phrases
 
 
-def _delegate(words: list[Word], detectors: list[str]) -> list[Word]:
-    """Phrases that name what a detector finds go to that detector, not to the matcher."""
+def _delegate(words: list[Word], detectors: list[str], heads: list[str]) -> list[Word]:
+    """Phrases that name what a detector finds go to that detector, not to the matcher;
+    `heads` collects the last word of each ("password", "number")."""
     gone: set[int] = set()
     for phrase in _phrases(words).values():
         for start in range(len(phrase)):
@@ -100,6 +106,11 @@ def _delegate(words: list[Word], detectors: list[str]) -> list[Word]:
                     gone.update(id(w) for w in phrase[start:stop])
                     if detector not in detectors:
                         detectors.append(detector)
+                    # "passwords" names the thing; "personal DETAILS" needs the whole phrase
+                    last = phrase[stop - 1]
+                    head = " ".join(w.text for w in phrase[start:stop]) if last.light else _units(last)[-1]
+                    if head not in heads:
+                        heads.append(head)
                     break
     return [w for w in words if id(w) not in gone]
 

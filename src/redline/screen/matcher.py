@@ -107,25 +107,20 @@ class Matcher:
     def __init__(self, rules: Sequence[RuleSpec]) -> None:
         # a key's owners: (rule, term) for a phrase; (rule, topic label, slot, slots) for a
         # word of a topic, where `slots` is 1 or 2
-        owners: dict[str, list[tuple[int, str, int, int]]] = {}
+        owners: dict[str, dict[tuple[int, str, int, int], None]] = {}
         for index, rule in enumerate(rules):
             for term in rule.terms:
-                variants = set(term_variants(term_words(term)))
-                unquoted = normalize(term).text.replace("'", "")
-                if unquoted != normalize(term).text:  # "can't breathe" also as "cant breathe"
+                normal = normalize(term).text
+                variants = set(term_variants(tuple(separate(normal).split())))
+                unquoted = normal.replace("'", "")
+                if unquoted != normal:  # "can't breathe" also as "cant breathe"
                     variants |= term_variants(term_words(unquoted))
                 for variant in variants:
-                    key = " " + " ".join(variant) + " "
-                    entry = owners.setdefault(key, [])
-                    if (index, term, 0, 1) not in entry:
-                        entry.append((index, term, 0, 1))
+                    owners.setdefault(" " + " ".join(variant) + " ", {})[(index, term, 0, 1)] = None
             for topic in rule.topics:
                 for slot, unit in enumerate(topic.words):
                     for key in topic_keys(unit):
-                        owner = (index, topic.label, slot, len(topic.words))
-                        entry = owners.setdefault(key, [])
-                        if owner not in entry:
-                            entry.append(owner)
+                        owners.setdefault(key, {})[(index, topic.label, slot, len(topic.words))] = None
         self._keys = list(owners)
         self._owners = [tuple(owners[k]) for k in self._keys]
         self._automaton = ahocorasick_rs.AhoCorasick(self._keys) if self._keys else None
