@@ -109,3 +109,34 @@ def test_a_megabyte_of_plain_prose_is_screened_whole(support_gate: Gate) -> None
     decision = support_gate.check(text)
     assert decision.outcome is Outcome.ESCALATE
     assert decision.findings[0].start == len(text) - len("refund is approved.")
+
+
+_CORPUS_RULES = _RULES + [
+    "Never tell a claimant their claim is approved or will be paid.",
+    "Do not promise a rental car or hotel reimbursement unless the policy includes that coverage.",
+    "Escalate any customer threatening to churn or cancel an enterprise contract.",
+    "Never share another customer's personal details.",
+    "Always hand off users who are minors or under 18 to a human.",
+]
+_DRAFT_WORDS = ["refund", "approved", "claim", "paid", "fee", "waived", "chest pain", "stroke", "cancel", "contract",
+                "minor", "no", "not", "never", "if", "my father", "last year", "the report says", "fund", "stocks",
+                "reimburse", "hotel", "arson", "fraud", "we", "your", "is", "was", ".", ",", "and", "but"]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    rules=st.lists(st.sampled_from(_CORPUS_RULES), min_size=1, max_size=4, unique=True),
+    extra=st.sampled_from(_CORPUS_RULES),
+    words=st.lists(st.sampled_from(_DRAFT_WORDS), min_size=1, max_size=25),
+)
+def test_adding_a_rule_never_lets_a_held_draft_through(rules: list[str], extra: str, words: list[str]) -> None:
+    def policy(texts: list[str]) -> Policy:
+        lines = [{"id": f"r{i}", "rule": text, "severity": "block"} for i, text in enumerate(texts)]
+        return Policy.model_validate({"version": 1, "name": "prop", "auto_send": {"min_confidence": 0},
+                                      "skills": [{"slug": "s", "red_lines": lines}]})
+
+    text = " ".join(words)
+    before = Gate(policy(rules)).check(text)
+    after = Gate(policy([*rules, extra])).check(text)
+    assert after.outcome.rank >= before.outcome.rank, (text, before.to_dict(), after.to_dict())
+    assert {f.rule for f in before.findings} <= {f.rule for f in after.findings}
