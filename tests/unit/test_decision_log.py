@@ -428,7 +428,7 @@ def test_log_tail_follow_keeps_following_across_a_rotation(sample_log: Path) -> 
 def test_log_stats_json_counts_outcomes_rules_latency_and_unreadable_lines(sample_log: Path) -> None:
     with sample_log.open("ab") as f:
         f.write(b"not json\n")
-        f.write(event_from_decision(_decision(9), "x").to_json_line().encode())
+        f.write(event_from_decision(_decision(9999), "x").to_json_line().encode())
         f.write(b'{"torn')
     result = runner.invoke(cli, ["log", "stats", str(sample_log), "--json"])
     assert result.exit_code == 0, result.output
@@ -440,7 +440,7 @@ def test_log_stats_json_counts_outcomes_rules_latency_and_unreadable_lines(sampl
     assert stats["erased_by_type"] == {"EMAIL_ADDRESS": 1, "AWS_ACCESS_KEY": 1}
     assert stats["torn"] == 1 and len(stats["bad"]) == 1 and stats["bad"][0].endswith("not JSON: Expecting value: line 1 column 1 (char 0)")
     assert stats["first"] <= stats["last"]
-    assert stats["latency_ms"]["p99"] == 9.5  # _decision(9) has the slowest total
+    assert stats["latency_ms"]["p99"] == 9999.5  # slower than any real check, however loaded the machine
     assert 0 < stats["latency_ms"]["p50"] <= stats["latency_ms"]["p99"]
 
 
