@@ -25,23 +25,12 @@ from redline.decide.gate import Gate
 from redline.domains.registry import DomainRegistry
 from redline.errors import ActionInputError, RedlineError, SuiteError, UnknownDomain
 from redline.store.log_cli import OUTCOME_STYLE
+from redline.terminal import EXIT_CODES, EXIT_HELP, EXIT_USAGE, console, safe
 from redline.types import ActionAssessment, Decision, Outcome
 
-EXIT_USAGE = 2
-EXIT_CODES = {Outcome.EXECUTE: 0, Outcome.ASK: 3, Outcome.DEFER: 4, Outcome.ESCALATE: 5, Outcome.REFUSE: 6}
-EXIT_HELP = "Exit status: 0 execute, 3 ask, 4 defer, 5 escalate, 6 refuse; 2 for a usage or input error."
-
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 _DOMAINS_HELP = "A folder of YAML domain files to load beside the built-in and plugin domains."
-
-
-def safe(value: object) -> str:
-    """Text fit for a terminal: control, format and bidi characters shown as escapes."""
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}" for ch in text)
 
 
 def _fail(message: str) -> typer.Exit:

@@ -8,17 +8,18 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
+from redline import __version__
 from redline.actions_cli import decide, domains, print_header
 from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
 from redline.service.serve_cli import serve
 from redline.store.log_cli import log_app
+from redline.terminal import EXIT_HELP, EXIT_USAGE, around, console, exit_code, marked, safe
 from redline.types import Decision
 
 app = typer.Typer(
@@ -27,8 +28,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 
 app.add_typer(log_app, name="log")
 app.command()(serve)
@@ -36,15 +37,48 @@ app.command()(decide)
 app.command()(domains)
 
 _PROGRESS_FROM = 200  # suites smaller than this finish before a bar is worth drawing
+_WHOLE_TEXT_UP_TO = 2000  # longer drafts are shown around each finding only
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"redline {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """redline: a policy gate for AI agents. Checks drafts, messages and actions against a policy."""
 
 
 def _fail(exc: Exception) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
-    return typer.Exit(code=2)
+    first, *rest = str(exc).split("\n")
+    err.print(Text.assemble(("error: ", "bold red"), safe(first)))
+    for line in rest:
+        err.print(Text(safe(line)))
+    return typer.Exit(code=EXIT_USAGE)
+
+
+def _finite(value: Optional[float]) -> Optional[float]:
+    if value is not None and value != value:  # NaN passes a range check
+        raise typer.BadParameter("must be a number from 0 to 100, not nan")
+    return value
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
 
 
 def _read_text(text: Optional[str]) -> str:
     if text is None or text == "-":
+        if _interactive():
+            if text is None:  # nothing piped in and nothing given: say so rather than wait
+                raise SuiteError("no text to check: pass it as TEXT, or pipe it in (use '-' to type it here)")
+            err.print(Text("reading the text from standard input; end it with Ctrl-D", style="dim"))
         data = sys.stdin.buffer.read()
         return data.decode("utf-8", errors="replace")
     return text
@@ -64,40 +98,43 @@ def _read_context(path: Path) -> Any:
     return data
 
 
-def _marked(decision: Decision, text: str) -> Text:
-    """The text with fired spans in red and suppressed spans struck through in yellow."""
-    marked = Text(text)
-    for finding in decision.suppressed:
-        marked.stylize("yellow strike", finding.start, finding.end)
-    for finding in decision.findings:
-        marked.stylize("bold red underline", finding.start, finding.end)
-    return marked
-
-
 def _print_decision(decision: Decision, text: str) -> None:
+    """Header, then each finding with the words around it, then the text itself when it
+    is short: a megabyte draft is not echoed before its findings. Everything from the
+    text (and the policy) is shown through `safe`: a draft cannot repaint the terminal."""
     print_header(out, decision, "policy")
-    out.print(_marked(decision, text))
-    for kind, style, items in (("fired", "red", decision.findings), ("suppressed", "yellow", decision.suppressed)):
+    for kind, style, items in (("fired", "bold red", decision.findings), ("suppressed", "yellow", decision.suppressed)):
         for f in items:
-            line = Text.assemble(
-                (f"{kind:<10} ", style),
-                (f.rule, "bold"),
-                f"  {f.severity.value}  {f.start}-{f.end} ",
-                (repr(f.text), style),
-                f"  {f.status.value}" + (f" ({f.entity})" if f.entity else ""),
+            out.print(
+                Text.assemble(
+                    (f"{kind:<10} ", style.split()[-1]),
+                    (safe(f.rule), "bold"),
+                    f"  {f.severity.value}  {f.start}-{f.end}  {f.status.value}" + (f" ({f.entity})" if f.entity else ""),
+                    (f"  {safe(f.explanation)}", "dim"),
+                )
             )
-            line.append(f"  {f.explanation}", style="dim")
-            out.print(line)
+            out.print(Text.assemble("           ", around(text, f.start, f.end, style)))
+    for kind, count in decision.omitted.items():
+        if count:
+            out.print(Text(f"{count} more {kind} not listed (--json has the counts; every hit was screened)", style="dim"))
     if decision.context is not None:
         meta = decision.context
         licensed = "licensed by context" if decision.licensed_by_context else "not licensed"
         out.print(
             Text(
-                f"context: {licensed}; mode {meta.get('mode', '?')}, recipient {meta.get('recipient', '?')}, "
-                f"{meta.get('messages', 0)} messages" + (f"; {meta['error']}" if meta.get("error") else ""),
+                safe(
+                    f"context: {licensed}; mode {meta.get('mode', '?')}, recipient {meta.get('recipient', '?')}, "
+                    f"{meta.get('messages', 0)} messages" + (f"; {meta['error']}" if meta.get("error") else "")
+                ),
                 style="cyan",
             )
         )
+    if len(text) <= _WHOLE_TEXT_UP_TO:
+        spans = [(f.start, f.end, "yellow strike") for f in decision.suppressed]
+        spans += [(f.start, f.end, "bold red underline") for f in decision.findings]
+        out.print(Text.assemble(("text: ", "dim"), marked(text, spans)))
+    else:
+        out.print(Text(f"text: {len(text):,} characters, shown above around each finding", style="dim"))
     timing = decision.timings_ms.get("total")
     if timing is not None:
         out.print(Text(f"checked in {timing:.3f} ms", style="dim"))
@@ -111,22 +148,27 @@ def check(
         None, "--context", help="JSON file with the conversation: {operator_uid, recipient, messages}."
     ),
     confidence: Optional[float] = typer.Option(
-        None, "--confidence", min=0, max=101, help="The caller's confidence (0-100) for auto-send."
-    ),
+        None, "--confidence", min=0, max=100, callback=_finite,
+        help="The caller's confidence, 0 to 100: a clean draft executes when it reaches the policy's bar.",
+    ),  # fmt: skip
     as_json: bool = typer.Option(False, "--json", help="Print the decision as JSON."),
 ) -> None:
     """Check one text against a policy and show the decision."""
     try:
         gate = Gate(load_policy(policy))
         conversation = _read_context(context_file) if context_file is not None else None
+        body = _read_text(text)
     except RedlineError as exc:
         raise _fail(exc) from None
-    body = _read_text(text)
     decision = gate.check(body, context=conversation, confidence=confidence)
     if as_json:
-        out.print_json(data=decision.to_dict()) if sys.stdout.isatty() else print(json.dumps(decision.to_dict()))
+        print(json.dumps(decision.to_dict(), ensure_ascii=False))
     else:
         _print_decision(decision, body)
+    raise typer.Exit(code=exit_code(decision.outcome))
+
+
+check.__doc__ = f"{check.__doc__}\n\n{EXIT_HELP}"
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -264,7 +306,7 @@ def explain(
     try:
         report = explain_policy(load_policy(policy))
     except RedlineError as exc:
-        err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        err.print(Text.assemble(("error: ", "bold red"), safe(exc)))
         raise typer.Exit(code=1) from None
     if as_json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

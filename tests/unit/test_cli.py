@@ -3,9 +3,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from redline import Outcome, __version__
 from redline.cli import app
+from redline.terminal import EXIT_CODES, safe
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -14,7 +17,7 @@ POLICY = str(FIXTURES / "policies" / "triage.yaml")
 
 def test_check_prints_the_outcome_and_the_fired_and_suppressed_rules() -> None:
     result = runner.invoke(app, ["check", POLICY, "No fever, but I have chest pain. No shortness of breath."])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_CODES[Outcome.ESCALATE], result.output
     assert "ESCALATE" in result.output
     assert "red-flags:chest-pain" in result.output
     assert "suppressed" in result.output and "negated" in result.output
@@ -22,7 +25,7 @@ def test_check_prints_the_outcome_and_the_fired_and_suppressed_rules() -> None:
 
 def test_check_json_is_the_decision_contract() -> None:
     result = runner.invoke(app, ["check", POLICY, "I can't breathe properly", "--json"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_CODES[Outcome.ESCALATE], result.output
     data = json.loads(result.output)
     assert data["outcome"] == "escalate"
     assert data["findings"][0]["text"] == "can't breathe"
@@ -190,3 +193,106 @@ def test_eval_counts_a_held_probe_that_came_back_deferred_as_a_miss(tmp_path: Pa
     assert report["misses"] == 1 and report["miss_rate"] == round(1 / 3, 4)
     assert report["deferred_for_confidence"] == 2
     assert "deferred only for confidence 2" in runner.invoke(app, ["eval", str(suite)]).output
+
+
+# ---------------------------------------------------------------- exit codes, safe output
+
+SUPPORT = str(Path(__file__).parent.parent.parent / "examples" / "policy.yaml")
+
+
+def test_check_exits_by_outcome_so_a_script_can_gate_on_it() -> None:
+    cases = {
+        Outcome.EXECUTE: ["Thanks for your patience.", "--confidence", "90"],
+        Outcome.DEFER: ["Thanks for your patience."],
+        Outcome.ESCALATE: ["Your refund is approved."],
+        Outcome.REFUSE: ["The key is AKIAIOSFODNN7EXAMPLE."],
+    }
+    for outcome, args in cases.items():
+        for extra in ([], ["--json"]):
+            result = runner.invoke(app, ["check", SUPPORT, *args, *extra])
+            assert result.exit_code == EXIT_CODES[outcome], (outcome, extra, result.output)
+    assert sorted(EXIT_CODES.values()) == [0, 3, 4, 5, 6], "distinct, and none is the usage error 2"
+    assert "0 execute, 3 ask, 4 defer, 5 escalate, 6 refuse" in runner.invoke(app, ["check", "--help"]).output
+
+
+def test_version_prints_the_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"redline {__version__}"
+
+
+@pytest.mark.parametrize("value", ["101", "100.5", "-1", "nan"])
+def test_confidence_out_of_0_to_100_is_a_usage_error(value: str) -> None:
+    result = runner.invoke(app, ["check", SUPPORT, "hello", "--confidence", value])
+    assert result.exit_code == 2, result.output
+    assert "[0<=x<=100]" in runner.invoke(app, ["check", "--help"]).output
+
+
+def test_the_gate_refuses_a_confidence_that_would_clear_a_review_everything_bar() -> None:
+    from redline import Gate, load_policy
+
+    gate = Gate(load_policy(FIXTURES / "policies" / "triage.yaml"))
+    for bad in (101, 100.5, float("nan"), -1):
+        decision = gate.check("Thanks, all is well.", confidence=bad)
+        assert decision.reason == "check_error" and decision.outcome is not Outcome.EXECUTE
+
+
+def test_check_with_no_text_on_a_terminal_says_what_it_expects(monkeypatch: pytest.MonkeyPatch) -> None:
+    import redline.cli
+
+    monkeypatch.setattr(redline.cli, "_interactive", lambda: True)  # CliRunner's stdin is never a terminal
+    result = runner.invoke(app, ["check", SUPPORT])
+    assert result.exit_code == 2
+    assert "no text to check" in result.output
+
+
+HIDDEN_DRAFT = "Your refund is approved.\x1b[8m hidden \x1b[0m\x1b[2K\rAll good here. \u202etxet desrever\u202c \u200b"
+
+
+def test_terminal_escapes_in_a_draft_are_shown_never_obeyed() -> None:
+    result = runner.invoke(app, ["check", SUPPORT, HIDDEN_DRAFT])
+    assert "\x1b" not in result.output and "\r" not in result.output and "\u202e" not in result.output
+    assert "\\x1b[8m" in result.output and "\\x0d" in result.output
+    assert "\u27e8U+202E\u27e9" in result.output and "\u27e8U+200B\u27e9" in result.output
+    assert "Your refund is approved." in result.output
+
+
+def test_json_output_stays_exact() -> None:
+    result = runner.invoke(app, ["check", SUPPORT, HIDDEN_DRAFT, "--json"])
+    data = json.loads(result.output)
+    assert data["findings"][0]["text"] == "refund"
+    assert "\x1b" not in result.output  # JSON escapes it, exactly: \u001b
+    assert json.loads(result.output)["outcome"] == "escalate"
+
+
+def test_safe_shows_every_invisible_class_and_keeps_ordinary_text() -> None:
+    assert safe("plain text") == "plain text"
+    assert safe("caf\u00e9 \u4e2d\u6587 \U0001f389") == "caf\u00e9 \u4e2d\u6587 \U0001f389"
+    assert safe("a\x1bb\x9bc\x7f") == "a\\x1bb\\x9bc\\x7f"
+    assert safe("x\u2028y\ufeffz\U000e0041\u034f\ufe0f\ud800") == (
+        "x\u27e8U+2028\u27e9y\u27e8U+FEFF\u27e9z\u27e8U+E0041\u27e9\u27e8U+034F\u27e9\u27e8U+FE0F\u27e9\u27e8U+D800\u27e9"
+    )
+    assert safe("line\nnext\ttab") == "line\\x0anext\\x09tab"
+    assert safe("line\nnext\ttab", newlines=True) == "line\nnext\ttab"
+
+
+def test_a_megabyte_draft_shows_its_findings_first_and_not_the_whole_text() -> None:
+    text = "Lorem ipsum dolor sit amet. " * 40_000 + "Your refund is approved. " + "Lorem ipsum. " * 1_000
+    result = runner.invoke(app, ["check", SUPPORT, text])
+    assert result.exit_code == EXIT_CODES[Outcome.ESCALATE]
+    assert len(result.output) < 5_000
+    assert "refund is approved" in result.output and "shown above around each finding" in result.output
+
+
+def test_piped_output_is_not_wrapped_at_80_columns() -> None:
+    text = "Good news, " + "this is a long and friendly sentence that goes on " * 4 + "and your refund is approved."
+    result = runner.invoke(app, ["check", SUPPORT, text])
+    assert any(len(line) > 120 for line in result.output.splitlines())
+    assert text in result.output.replace("text: ", "")
+
+
+def test_a_policy_error_with_markup_or_escapes_is_printed_as_text(tmp_path: Path) -> None:
+    bad = tmp_path / "bad[bold]\x1b.yaml"
+    bad.write_text("version: 1\nname: x\nskills:\n  - slug: a\n    red_lines:\n      - id: r\n        rule: Never.\n        severity: blok\n")
+    result = runner.invoke(app, ["check", str(bad), "hello"])
+    assert result.exit_code == 2
+    assert "bad[bold]\\x1b.yaml" in result.output and "\x1b" not in result.output

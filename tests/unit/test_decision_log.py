@@ -566,3 +566,24 @@ def test_a_lone_surrogate_anywhere_in_a_decision_still_makes_a_readable_line(tmp
     assert log.write(decision, "text with \ud800 inside") is True
     [event] = read_events(tmp_path / "log.jsonl").events
     assert event["id"] == "d00009" and event["context"]["recipient"] == "x\udc80y"
+
+
+def test_log_commands_show_terminal_escapes_in_a_crafted_log_never_obey_them(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    event = event_from_decision(_decision(3), "x").to_dict()
+    event.update(
+        text_excerpt="Your refund is approved.\x1b[8m hidden\x1b[0m\x1b[2K\rAll good here.",
+        policy={"name": "acme\u202e", "hash": "h"},
+        reason="red\x07line",
+        rules_fired=["billing:[bold]x\x1b]0;title\x07"],
+    )
+    path.write_text(json.dumps(event) + "\n")
+    for command in (["log", "tail", str(path)], ["log", "grep", "refund", str(path)], ["log", "stats", str(path)]):
+        result = runner.invoke(cli, command)
+        assert result.exit_code == 0, result.output
+        for raw in ("\x1b", "\r", "\x07", "\u202e"):
+            assert raw not in result.output, (command, raw)
+    tail = runner.invoke(cli, ["log", "tail", str(path)]).output
+    assert "\\x1b[8m" in tail and "acme\u27e8U+202E\u27e9" in tail and "billing:[bold]x" in tail
+    exact = runner.invoke(cli, ["log", "tail", str(path), "--json"]).output
+    assert json.loads(exact)["text_excerpt"] == event["text_excerpt"], "--json stays exact"

@@ -78,6 +78,9 @@ class Gate:
                 raise TypeError(f"text must be str, not {type(text).__name__}")
             if confidence is not None and not isinstance(confidence, (int, float)):
                 raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
+            if confidence is not None and not 0 <= confidence <= 100:  # NaN fails this too
+                # 101, the bar of a policy that reviews every draft, must stay out of reach
+                raise ValueError(f"confidence must be 0 to 100, got {confidence!r}")
             shadow = normalize(text)
             normalized = perf_counter()
             result = self._screen_text(shadow)

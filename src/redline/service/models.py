@@ -71,7 +71,11 @@ class CheckRequest(_In):
         default=None, description="The conversation: {operator_uid, recipient, messages: [{role, sender_uid, text}]}."
     )
     confidence: float | None = Field(
-        default=None, ge=0, le=101, allow_inf_nan=False, description="The caller's confidence, 0 to 101."
+        default=None,
+        ge=0,
+        le=100,
+        allow_inf_nan=False,
+        description="The caller's confidence, 0 to 100 (a policy's bar of 101 is never met: every draft is reviewed).",
     )
 
     @field_validator("text", "policy")

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from redline.store.decision_log import DEFAULT_PATH, ReadResult, log_files, parse_lines, read_events
+from redline.terminal import console, safe
 from redline.types import Outcome
 
 log_app = typer.Typer(
@@ -27,8 +27,8 @@ log_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 
 OUTCOME_STYLE = {  # the colours of outcomes in every human output
     "execute": "bold green",
@@ -42,7 +42,7 @@ _FOLLOW_POLL_S = 0.25
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
+    err.print(Text.assemble(("error: ", "bold red"), safe(message)))
     return typer.Exit(code=2)
 
 
@@ -70,27 +70,29 @@ def _latency(event: dict[str, Any]) -> float | None:
 
 
 def _line(event: dict[str, Any]) -> Text:
-    """One event as one line; the excerpt is plain text (it holds `[EMAIL_ADDRESS]`, not markup)."""
+    """One event as one line. Every value comes from a file anyone with write access to the
+    log could have crafted, so each is shown through `safe`: plain text (the excerpt holds
+    `[EMAIL_ADDRESS]`, not markup) with control and invisible characters made visible."""
     outcome = str(event.get("outcome", "?"))
     raw_policy = event.get("policy")
     policy: dict[str, Any] = raw_policy if isinstance(raw_policy, dict) else {}
     rules = ", ".join(_rules(event)) or "-"
-    excerpt = str(event.get("text_excerpt", "")).replace("\n", " ")
+    excerpt = safe(event.get("text_excerpt", ""))
     line = Text.assemble(
-        (str(event.get("time", "?")), "dim"),
+        (safe(event.get("time", "?")), "dim"),
         "  ",
-        (outcome.upper().ljust(8), OUTCOME_STYLE.get(outcome, "bold")),
+        (safe(outcome.upper()).ljust(8), OUTCOME_STYLE.get(outcome, "bold")),
         "  ",
-        str(event.get("reason", "?")),
+        safe(event.get("reason", "?")),
         "  ",
-        (str(policy.get("name", "?")), "cyan"),
+        (safe(policy.get("name", "?")), "cyan"),
         "  ",
-        (rules, "magenta"),
+        (safe(rules), "magenta"),
         "  ",
-        (repr(excerpt), "italic"),
+        (f"'{excerpt}'", "italic"),
     )
     if event.get("error"):
-        line.append(f"  error: {event['error']}", "red")
+        line.append(f"  error: {safe(event['error'])}", "red")
     return line
 
 
@@ -99,14 +101,14 @@ def _emit(events: list[dict[str, Any]], as_json: bool) -> None:
         if as_json:
             typer.echo(json.dumps(event, ensure_ascii=False))
         else:
-            out.print(_line(event), soft_wrap=True)
+            out.print(_line(event))
 
 
 def _report_unreadable(result: ReadResult) -> None:
     if result.torn or result.bad:
         err.print(f"{result.torn} torn line(s), {len(result.bad)} malformed line(s) skipped", style="yellow")
         for bad in result.bad[:10]:
-            err.print(Text(str(bad)), soft_wrap=True)
+            err.print(Text(safe(bad)))
 
 
 @log_app.command()
@@ -219,7 +221,7 @@ def _counter_table(title: str, counts: dict[str, int], total: int | None) -> Tab
     if total:
         table.add_column("share", justify="right")
     for value, count in counts.items():
-        cells: list[Text | str] = [Text(value, style=OUTCOME_STYLE.get(value, "")), str(count)]
+        cells: list[Text | str] = [Text(safe(value), style=OUTCOME_STYLE.get(value, "")), str(count)]
         table.add_row(*cells, *([f"{count / total:.1%}"] if total else []))
     return table
 
@@ -236,9 +238,9 @@ def stats(
         typer.echo(json.dumps(summary, ensure_ascii=False))
         return
     total = summary["events"]
-    out.print(Text.assemble((f"{total} events", "bold"), f" in {len(summary['files'])} file(s) of {path}"))
+    out.print(Text.assemble((f"{total} events", "bold"), f" in {len(summary['files'])} file(s) of {safe(path)}"))
     if total:
-        out.print(Text(f"from {summary['first']} to {summary['last']}"))
+        out.print(Text(safe(f"from {summary['first']} to {summary['last']}")))
         latency = summary["latency_ms"]
         out.print(Text(f"latency ms: p50 {latency['p50']}  p99 {latency['p99']}  max {latency['max']}"))
     for title, key, share in (
@@ -253,7 +255,7 @@ def stats(
     unreadable = Text(f"torn lines: {summary['torn']}  malformed lines: {len(summary['bad'])}")
     out.print(unreadable, style="yellow" if summary["torn"] or summary["bad"] else "")
     for bad in summary["bad"][:10]:
-        out.print(Text(bad), soft_wrap=True)
+        out.print(Text(safe(bad)))
 
 
 @log_app.command()
