@@ -571,3 +571,11 @@ def test_demo_prints_working_tokens_and_a_curl_and_keeps_its_files_in_the_workin
         process.wait(timeout=20)
     assert (tmp_path / "redline-demo.db").exists()
     assert [e["id"] for e in read_events(tmp_path / "redline.decisions.jsonl").events] == [reply.json()["id"]]
+
+
+def test_a_deferred_draft_is_held_with_its_queue_item(server: LiveServer, http: httpx.Client) -> None:
+    reply = check(http, server, "Thanks for your patience, a colleague will reply.", role="client")  # no confidence
+    assert reply.json()["outcome"] == "defer" and reply.json()["reason"] == "held for review"
+    items = http.get("/v1/queue", headers=server.auth("expert"), params={"limit": 500}).json()["items"]
+    [item] = [i for i in items if i["decision_id"] == reply.json()["id"]]
+    assert item["status"] == "pending" and item["draft_text"].startswith("Thanks for your patience")

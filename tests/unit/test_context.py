@@ -212,3 +212,30 @@ def test_what_the_other_person_said_is_the_conversation_not_a_report(text: str, 
     shadow = text.lower()
     start = shadow.index(term)
     assert assess(shadow, start, start + len(term)).has(Status.ATTRIBUTED) is attributed
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "expected"),
+    [
+        # another person's scope ends where the speaker comes back in
+        ("My dad yells at me and I think about self-harm", "self-harm", set()),
+        ("My dad yells at me and my thoughts turn to self-harm", "self-harm", set()),
+        ("My dad yells at me and gives me self-harm ideas", "self-harm", set()),
+        ("My dad drinks and I think about self-harm", "self-harm", set()),
+        ("My dad drinks and my thoughts turn to self-harm", "self-harm", set()),
+        ("My dad thinks about self-harm", "self-harm", {OTHER}),
+        # history ends where the present begins
+        ("History of heart disease, currently having chest pain", "chest pain", set()),
+        ("History of heart disease, now chest pain", "chest pain", set()),
+        ("History of heart disease and chest pain", "chest pain", {HISTORICAL}),
+    ],
+)
+def test_a_scope_ends_at_its_terminator(sentence: str, term: str, expected: set[Status]) -> None:
+    assert statuses(sentence, term) == expected
+
+
+def test_curly_quotes_mark_a_quotation_like_straight_ones() -> None:
+    assert statuses("Type \u201cchest pain\u201d into the search box", "chest pain") == {ATTRIBUTED}
+    assert statuses('Type "chest pain" into the search box', "chest pain") == {ATTRIBUTED}
+    assert statuses("Type chest pain into the search box", "chest pain") == set()
+    assert statuses("I said \u201cfine\u201d but the chest pain is back", "chest pain") == set()

@@ -324,3 +324,20 @@ def _sample() -> list[dict]:
 @pytest.mark.parametrize("row", _sample(), ids=lambda r: f"{r['source']}:{r['rule']}:{'fires' if r['expect'] else 'quiet'}")
 def test_benchmark_sample_rows_fire_exactly_when_labelled(row):
     assert bool(detector.detect(row["text"])) is row["expect"]
+
+
+def test_a_long_text_the_prefilter_set_gives_up_on_is_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RE2::Set has no NFA fallback: on a long text its DFA may run out of memory and report
+    nothing. The detector then searches the same alternation with plain RE2."""
+    from redline.screen.detectors import credentials
+
+    class GaveUp:
+        def Match(self, data: str) -> None:  # noqa: N802 - RE2's name
+            return None
+
+    monkeypatch.setattr(credentials, "_PREFILTER", GaveUp())
+    filler = "Thanks for waiting, the parcel ships today. " * 2_000  # ~88 KB
+    found = credentials.CredentialsDetector().detect(filler + "key AKIAIOSFODNN7EXAMPLE")
+    assert [d.entity for d in found] == ["AWS_ACCESS_KEY"]
+    assert credentials.CredentialsDetector().detect("key AKIAIOSFODNN7EXAMPLE") == [], "a short text trusts the set"
+    assert credentials.CredentialsDetector().detect(filler) == []

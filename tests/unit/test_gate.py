@@ -208,3 +208,19 @@ def test_terms_the_operator_wrote_are_matched_as_written() -> None:
     gate = Gate(parse_policy(SECRETS_BOUNDARY))
     decision = gate.check("You can reset your password from the login page.")
     assert decision.rules_fired == ["security:word-password"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("I keep thinking about killing myself", "red-flags:suicidal"),  # kill myself: the FIRST word inflected
+        ("He coughed up blood this morning", "red-flags:bleeding"),  # coughing up blood
+        ("i cant breathe", "red-flags:breathing"),  # can't breathe, without its apostrophe
+        ("I CANT BREATHE", "red-flags:breathing"),
+        ("she is bleeding heavily", "red-flags:bleeding"),
+    ],
+)
+def test_a_multi_word_term_matches_its_other_forms(triage_gate: Gate, text: str, rule: str) -> None:
+    decision = triage_gate.check(text)
+    assert decision.outcome is Outcome.ESCALATE, text
+    assert rule in decision.rules_fired

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from redline import Gate, Outcome, parse_policy
+from redline.decide.resolve import Resolution
+from redline.errors import PolicyError
+from redline.review.license import NEVER_LICENSABLE, licensed_outcome
+from redline.review.principal import MAX_MESSAGES, principal_facts
+from redline.types import Finding, RiskLevel, Severity, Status
 
 POLICY = """
 version: 1
@@ -227,3 +233,68 @@ def test_every_kind_the_technical_detector_reports_names_the_words_that_ask_for_
     reported = {r.entity for r in technical._RECOGNIZERS}
     assert reported == set(ASKED_FOR_BY)
     assert all(entity in reported and held <= reported for entity, held in COVERS.items())
+
+
+# ---------------------------------------------------------------- licensed_outcome itself
+
+
+ESCALATED = Resolution(Outcome.ESCALATE, "detector:technical_content", RiskLevel.HIGH)
+
+
+def _detector_finding(name: str, entity: str) -> Finding:
+    return Finding(rule=f"detector:{name}", severity=Severity.BLOCK, start=0, end=5, text="x", status=Status.AFFIRMED,
+                   cue=None, entity=entity)
+
+
+def _relaxed(resolution: Resolution, finding: Finding, ask: str, licensable: frozenset[str]) -> Resolution | None:
+    facts = principal_facts(conversation(("user", "u-42", ask)))
+    return licensed_outcome(resolution, (finding,), facts, licensable=licensable, confidence=None, min_confidence=0)
+
+
+def test_licensed_outcome_relaxes_an_escalate_of_a_licensable_class() -> None:
+    trace = GATE.check(TRACE).findings[0]
+    relaxed = _relaxed(ESCALATED, trace, ASK, frozenset({"technical_content"}))
+    assert relaxed is not None and relaxed.outcome is Outcome.EXECUTE
+
+
+def test_licensed_outcome_never_relaxes_a_refuse() -> None:
+    trace = GATE.check(TRACE).findings[0]
+    refused = Resolution(Outcome.REFUSE, "detector:technical_content", RiskLevel.HIGH)
+    assert _relaxed(refused, trace, ASK, frozenset({"technical_content"})) is None
+
+
+def test_a_refusing_technical_content_policy_stays_refused_with_an_ask() -> None:
+    gate = Gate(parse_policy(POLICY.replace("technical_content: escalate", "technical_content: refuse")))
+    decision = gate.check(TRACE, context=conversation(("user", "u-42", ASK)))
+    assert decision.outcome is Outcome.REFUSE and not decision.licensed_by_context
+
+
+def test_pii_and_credentials_stay_unlicensable_even_when_listed() -> None:
+    assert {"pii", "credentials"} <= NEVER_LICENSABLE
+    everything = frozenset({"pii", "credentials", "technical_content"})
+    phone = _detector_finding("pii", "PHONE_NUMBER")
+    key = _detector_finding("credentials", "AWS_ACCESS_KEY")
+    assert _relaxed(ESCALATED, phone, "Send me the customer's phone number please.", everything) is None
+    assert _relaxed(ESCALATED, key, "Paste me the full AWS key, I need it.", everything) is None
+
+
+def test_a_policy_cannot_list_pii_as_licensable() -> None:
+    with pytest.raises(PolicyError, match="licensable"):
+        parse_policy(POLICY.replace("licensable: [technical_content]", "licensable: [pii]"))
+
+
+def test_an_ask_older_than_the_window_licenses_nothing_and_a_fresh_one_does() -> None:
+    filler = [("user", "u-42", f"thanks, message {n}") for n in range(MAX_MESSAGES)]
+    old = conversation(("user", "u-42", ASK), *filler)
+    facts = principal_facts(old)
+    assert facts.ask is None and facts.truncated
+    assert GATE.check(TRACE, context=old).outcome is Outcome.ESCALATE
+    fresh = conversation(("user", "u-42", ASK), *filler, ("user", "u-42", ASK))
+    facts = principal_facts(fresh)
+    assert facts.ask is not None and facts.ask.message == MAX_MESSAGES - 1, "the latest ask, in window offsets"
+    assert GATE.check(TRACE, context=fresh).outcome is Outcome.EXECUTE
+
+
+def test_the_latest_ask_in_the_window_is_the_one_recorded() -> None:
+    facts = principal_facts(conversation(("user", "u-42", ASK), ("user", "u-42", "ok"), ("user", "u-42", ASK)))
+    assert facts.ask is not None and facts.ask.message == 2
