@@ -125,3 +125,11 @@ def test_dashes_and_ascii_punctuation_between_letters_are_not_joined() -> None:
     joined = normalize("so re\U0001f389\U0001f389fund", join_symbols=True)
     assert joined.text == "so refund"
     assert joined.span(3, 9) == (3, 11)
+
+
+def test_a_key_in_fullwidth_letters_is_still_a_key() -> None:
+    text = "key \uff21\uff2b\uff29\uff21IOSFODNN7EXAMPLE ok"
+    decision = GATE.check(text)
+    assert decision.outcome is Outcome.REFUSE
+    assert decision.findings[0].text == "\uff21\uff2b\uff29\uff21IOSFODNN7EXAMPLE"
+    assert scrub(text).text == "key [AWS_ACCESS_KEY] ok"

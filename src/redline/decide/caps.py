@@ -28,10 +28,11 @@ def _short(finding: Finding) -> Finding:
 
 def cap_findings(findings: tuple[Finding, ...]) -> tuple[tuple[Finding, ...], int]:
     """The findings a decision keeps, in their order, and how many were left out."""
-    if len(findings) <= MAX_PER_CHECK and all(len(f.text) <= MAX_FINDING_TEXT for f in findings):
-        per_rule = Counter(f.rule for f in findings)
-        if not per_rule or max(per_rule.values()) <= MAX_PER_RULE:
-            return findings, 0
+    short = all(len(f.text) <= MAX_FINDING_TEXT for f in findings)
+    if short and len(findings) <= MAX_PER_RULE:  # the common case: nothing to count
+        return findings, 0
+    if short and len(findings) <= MAX_PER_CHECK and max(Counter(f.rule for f in findings).values()) <= MAX_PER_RULE:
+        return findings, 0
     seen: Counter[str] = Counter()
     within_rule: list[tuple[Finding, bool]] = []  # (finding, is the rule's first)
     for finding in findings:

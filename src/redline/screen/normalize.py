@@ -11,7 +11,8 @@ Two more views of the same text, both with offsets mapped back:
 - `strip_invisible`, what detectors read: the original (case and format kept, since keys
   are case-sensitive) less every character the shadow drops outright (default-ignorable
   code points, format characters, combining marks, variation selectors, tag characters),
-  so `AKIA\u034fIOSF…` and `bob\U000e0041@example.com` read as the key and the address.
+  with fullwidth ASCII read as ASCII, so `AKIA\u034fIOSF…`, `ＡＫＩＡIOSF…` and
+  `bob\U000e0041@example.com` read as the key and the address.
 - `normalize(text, join_symbols=True)`, a second reading for texts where a symbol or an
   emoji stands between two letters (`re🎉fund`): such a run is removed there. It is a
   SECOND reading, not the shadow itself, because the same run may instead separate two
@@ -225,13 +226,20 @@ def _fold_chars(text: str) -> tuple[str, array[int] | None, array[int] | None]:
     return "".join(pieces), starts, ends
 
 
+# Fullwidth ASCII (U+FF01-FF5E) to ASCII, case kept: the only folding detectors get
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_FULLWIDTH_ANY = re.compile("[\uff01-\uff5e]")
+
+
 def strip_invisible(text: str) -> tuple[str, array[int] | None]:
     """`text` less every character the shadow drops outright (zero-width, soft hyphen,
     bidi and other format characters, combining marks, variation selectors, tag
-    characters), case and all else kept, with the original offset of each kept
-    character (None when nothing went)."""
+    characters), fullwidth letters and digits read as ASCII, case and all else kept,
+    with the original offset of each kept character (None when nothing went)."""
     if text.isascii():
         return text, None
+    if _FULLWIDTH_ANY.search(text):  # `ＡＫＩＡ…` is a key too: one character for one
+        text = text.translate(_FULLWIDTH)
     dropped = [
         offset
         for run in _NON_ASCII_RUN.finditer(text)
