@@ -28,5 +28,5 @@ def test_public_api_is_exactly_all() -> None:
 
     assert set(redline.__all__) == {n for n in dir(redline) if not n.startswith("_")} - {
         "actions_cli", "cli", "decide", "domains", "errors", "eval", "policy", "review", "screen", "service",
-        "signals", "store", "types"
+        "signals", "store", "terminal", "types"
     } | {"__version__"}
