@@ -94,11 +94,12 @@ def part_of_speech(word: str) -> frozenset[str]:
 
 
 def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
-    """A word people write: one the dictionary knows (as one of `pos`, when given), or one
-    it does not know that is common enough in wordfreq's corpora ("anaphylactic")."""
+    """A word people write: one the dictionary knows (as one of `pos`, when given), or a
+    long one it does not know that is common enough in wordfreq's corpora
+    ("anaphylactic"; a short unknown string such as "com" is no word)."""
     known = part_of_speech(word)
     if not known:
-        return zipf(word) >= _MIN_ZIPF_UNKNOWN
+        return len(word) >= 8 and zipf(word) >= _MIN_ZIPF_UNKNOWN
     return zipf(word) >= _MIN_ZIPF and (pos is None or bool(known & pos))
 
 

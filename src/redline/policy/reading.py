@@ -30,6 +30,9 @@ _CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
 _OTHERS_FIRST_WORDS = frozenset(p.split()[0].split("-")[0] for p in WORDS["others"])
+# after the person, these open what the rule is about ("travelers WITH disabilities",
+# "advise travelers ON visa requirements"); others modify the person ("a client OF the firm")
+_TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
 _POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
@@ -223,6 +226,19 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
     return "content", 1
 
 
+def _irregular_participle(token: str) -> bool:
+    """"found", "sold", "paid": the past form of another verb (find, sell, pay)."""
+    import lemminflect
+
+    if token in lemminflect.getAllLemmas(token).get("NOUN", ()):
+        return False  # "rent" is a noun before it is the past of "rend"
+    return any(
+        token in forms
+        for lemma in lemmas(token) if lemma != token
+        for tag, forms in lemminflect.getAllInflections(lemma, "VERB").items() if tag in ("VBN", "VBD")
+    )
+
+
 def lemminflect_vbz(token: str) -> set[str]:
     """The third-person forms of the verbs `token` may be."""
     import lemminflect
@@ -262,13 +278,15 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
         return word
     previous = item[i - 1] if i else ""
     following = item[i + 1] if i + 1 < len(item) else ""
-    participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token)
+    participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token) or _irregular_participle(token)
     if (determined or previous in _OBJECT_OPENERS) and not participle:
         return word  # "a DEPLOY to production", "their full CARD number": after a determiner, a noun
     wh_clause = token.endswith("s") and i + 1 == len(item) and any(t in _WH for t in item[:i])
     if wh_clause and token in lemminflect_vbz(token):
         word.verb = True  # "how our fraud detection WORKS": a wh-clause ends in its verb
         return word
+    if participle and determined:
+        return word  # "a LOST or stolen card", "the DELETED project": after a determiner, a modifier
     if participle:
         # "STAGED accidents", "CONTROLLED substances": a participle before a noun modifies it
         modifier = bool(following) and _role(item, i + 1)[0] == "content" and "NOUN" in part_of_speech(following)
@@ -448,7 +466,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "caused BY a cyberattack": a passive's agent is an argument, not a modifier
             agent = item[i] == "by" and bool(words) and words[-1].verb and words[-1].item == index
             # "a client OF THE FIRM" modifies the person; "travelers WITH disabilities" is the topic
-            after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in ("with", "without")
+            after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in _TOPIC_PREPOSITIONS
             predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
             in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative
         if role == "any":

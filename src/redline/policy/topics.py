@@ -135,7 +135,9 @@ def _units(word: Word) -> tuple[str, ...]:
 
 
 def _specificity(word: Word) -> float:
-    return min(zipf(lemma) for lemma in lemmas(word.text.split()[0]))
+    """How common a word is: its most common lemma ("rent" is common, whatever "rend" is;
+    "terminated" is as rare as "terminate")."""
+    return max(zipf(lemma) for lemma in lemmas(word.text.split()[0]))
 
 
 def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int, tuple[str, Word]]:
