@@ -94,10 +94,11 @@ def part_of_speech(word: str) -> frozenset[str]:
 
 
 def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
-    """A word people write: one the dictionary knows (as one of `pos`, when given), or a
-    long one it does not know that is common enough in wordfreq's corpora
-    ("anaphylactic"; a short unknown string such as "com" is no word)."""
-    known = part_of_speech(word)
+    """A word people write: one the dictionary knows (as one of `pos`, when given, by any
+    reading it lists: "garnish" is a verb though "garnishing" is rare), or a long one it
+    does not know that is common enough in wordfreq's corpora ("anaphylactic"; a short
+    unknown string such as "com" is no word)."""
+    known = frozenset(lemminflect.getAllLemmas(word))
     if not known:
         return len(word) >= 8 and zipf(word) >= _MIN_ZIPF_UNKNOWN
     return zipf(word) >= _MIN_ZIPF and (pos is None or bool(known & pos))
@@ -228,7 +229,14 @@ def compound_parts(word: str) -> tuple[str, str] | None:
     return None
 
 
+_PARTICLES = ("off", "out", "up", "down", "over", "back")  # not "in", "on": button, carton
+
+
 def _split_compound(word: str) -> tuple[str, str] | None:
+    for particle in _PARTICLES:  # "layoff", "breakdown", "takeover": a verb and its particle
+        head = word[: -len(particle)]
+        if word.endswith(particle) and len(head) >= 3 and "VERB" in part_of_speech(head):
+            return head, particle
     if len(word) < 8 or not word.isalpha() or zipf(word) >= 4.0:
         return None
     best: tuple[float, tuple[str, str]] | None = None

@@ -14,35 +14,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from redline.policy.clauses import CONTAINER_DETS, after_frame, cut, in_list, items, phrase, rule_clauses
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
-__all__ = ["Word", "about_others", "disclosure_verbs", "read"]
+__all__ = ["Word", "is_agent", "is_person", "read"]
 
-_TOKEN = re.compile(
-    r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
-    r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
-    r"|[,;:.!?()/&]"
-)
-_CLAUSE_END = frozenset(";.!?:")
-_ITEM_MARKS = frozenset(",()/&")
-_CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
-_FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
-_OTHERS_FIRST_WORDS = frozenset(p.split()[0].split("-")[0] for p in WORDS["others"])
 # after the person, these open what the rule is about ("travelers WITH disabilities",
 # "advise travelers ON visa requirements"); others modify the person ("a client OF the firm")
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
-_POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
 _NUMBERS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
     "fifty hundred thousand million billion once twice half dozen".split()
 )
-_PERSON_SUFFIXES = ("er", "or", "ist", "ian", "ant", "ent")
+# agent suffixes that make a person of a word: claimant, pharmacist, clinician, resident.
+# "-er" and "-or" make instruments as often (printer, voucher, monitor): such a noun is
+# still read as a topic, but never stands alone for being rare ("public ADJUSTER").
+_PERSON_SUFFIXES = ("ist", "ian", "ant", "ent")
+_AGENT_SUFFIXES = ("er", "or")
+_CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
 _OBJECT_OPENERS = frozenset("a an the your their his her its our my any every this that these those".split())
 
@@ -66,7 +61,8 @@ class Word:
     of_addressee: bool = False  # a state of the person served ("users who are MINORS")
     co_topic: bool = False  # "pregnancy or breastfeeding AND MEDICATIONS": with the others
     governed: bool = False  # the object of an act ("waive FEES"), not of a framing verb
-    person: bool = False  # a role ("adjuster", "pharmacist"), not a topic
+    person: bool = False  # a role ("pharmacist", "claimants"), or the person told: not a topic
+    agent: bool = False  # "-er"/"-or": a role or an instrument ("adjuster", "voucher")
     splitter: str = ""  # the word that opened its list item ("or", ",", "such as")
     determined: bool = False  # a determiner opens its phrase ("A death", "THE fee")
     example: bool = False  # named as an example ("… such as LAWSUITS, ATTORNEYS")
@@ -78,116 +74,8 @@ class Word:
         return self.light or self.container
 
 
-def tokens(text: str) -> list[str]:
-    """Words, amounts and punctuation, lower case; a possessive "'s" is a token of its own."""
-    return _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
-
-
-def clauses(tokens_: list[str]) -> list[list[str]]:
-    out: list[list[str]] = [[]]
-    for token in tokens_:
-        if token in _CLAUSE_END:
-            out.append([])
-        else:
-            out[-1].append(token)
-    return [c for c in out if c]
-
-
-def about_others(rule: str) -> bool:
-    """Whether a rule's first clause guards other people's information ("another
-    customer's", "whether someone has …"): then other-experiencer cues set nothing aside."""
-    low = rule.lower()
-    if not any(word in low for word in _OTHERS_FIRST_WORDS):
-        return False  # most rules name no other person: no need to read them
-    first = (clauses(tokens(rule)) or [[]])[0]
-    return any(phrase_at(first, i, "others") for i in range(len(first)))
-
-
-def _in(kind: str, word: str) -> bool:
-    """`word` or one of its lemmas is in list `kind` ("telling" is a framing verb)."""
-    listed = WORDS.get(kind, frozenset())
-    return word in listed or any(lemma in listed for lemma in lemmas(word))
-
-
-def _phrase(tokens_: list[str], i: int, kind: str) -> int:
-    """Like `phrase_at`, with the first word of the phrase matched by its lemmas too."""
-    n = phrase_at(tokens_, i, kind)
-    if n or i >= len(tokens_):
-        return n
-    for lemma in lemmas(tokens_[i]):
-        n = phrase_at([lemma, *tokens_[i + 1 : i + 4]], 0, kind)
-        if n:
-            return n
-    return 0
-
-
 def _is_digit(token: str) -> bool:
     return (token[0].isdigit() or token[0] == "$") and not token[-1].isalpha()  # "2fa" is a word
-
-
-def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
-    """The clauses that state the rule (the first, and any later one that opens with a
-    directive: "…; no wire transfers or gift cards"), and the words of the rest (its
-    rationale: "…; refunds are decided by the billing team")."""
-    found = clauses(tokens(rule))
-    stated: list[list[str]] = found[:1]
-    rationale: list[list[str]] = []
-    for clause in found[1:]:
-        n = phrase_at(clause, 0, "directive")
-        forbids = n and " ".join(clause[:n]) not in _POSITIVE_DIRECTIVES  # not "always use …"
-        (stated if forbids else rationale).append(clause)
-    return stated, [t for c in rationale for t in c]
-
-
-def _cut(tokens_: list[str], escalating: bool) -> list[str]:
-    """Drop conditions, exceptions and (after a routing verb) the destination."""
-    for i in range(0, len(tokens_)):
-        if i == 0 and tokens_[0] != "to":
-            continue
-        if phrase_at(tokens_, i, "cut"):
-            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
-                continue  # "homeless, facing eviction or without food": an item of the list
-            return tokens_[:i]
-        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
-            following = tokens_[i + 1]
-            if following in WORDS["closed"] or _in("addressee", following) or following in ("human", "humans"):
-                # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
-                # who …" names the destination first: only that phrase goes
-                resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in _CONTAINER_DETS), None)
-                if resume is None:
-                    return tokens_[:i]
-                return tokens_[:i] + _cut(tokens_[resume:], escalating)
-    return tokens_
-
-
-def _items(tokens_: list[str]) -> list[tuple[str, list[str]]]:
-    """The list items of a clause, each with the word that introduced it."""
-    items: list[tuple[str, list[str]]] = [("", [])]
-    i = 0
-    while i < len(tokens_):
-        n = phrase_at(tokens_, i, "split")
-        if n or tokens_[i] in _ITEM_MARKS:
-            if items[-1][1]:
-                items.append((" ".join(tokens_[i : i + (n or 1)]), []))
-            i += n or 1
-            continue
-        items[-1][1].append(tokens_[i])
-        i += 1
-    return [item for item in items if item[1]]
-
-
-def _after_frame(item: list[str]) -> list[str]:
-    """'any mention of self-harm' -> 'self-harm': a frame noun and its preposition frame the
-    topic that follows them ("service for non-payment" is no frame: "service" is no frame noun)."""
-    for i in range(len(item) - 2, -1, -1):
-        if item[i + 1] in _FRAME_PREPOSITIONS and _in("frame", item[i]):
-            following = item[i + 2]
-            if item[i + 1] in ("for", "to", "on") and (following in WORDS["closed"] or _in("addressee", following)):
-                continue  # "questions for the team", "advice to retail customers"
-            if item[i + 1] == "to" and part_of_speech(following) & {"NOUN", "ADJ"}:
-                continue  # "requests TO WITHDRAW" frames an act; "advice to X" names a recipient
-            return item[i + 2 :]
-    return item
 
 
 def _role(item: list[str], i: int) -> tuple[str, int]:
@@ -195,11 +83,13 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
     token = item[i]
     if i == 0 and token in ("without", "no") and len(item) > 1:
         return "content", 1  # "homeless, facing eviction or WITHOUT food": part of the topic
+    if len(token) < 2:
+        return "skip", 1  # "401(k)": a letter alone names nothing
     if token == "'s":
         return "possessive", 1
     if _is_digit(token) or token in _NUMBERS or token.startswith("non-"):
         return "skip", 1  # amounts, and negative compounds ("non-refundable" names no topic)
-    if token in _CONTAINER_DETS:
+    if token in CONTAINER_DETS:
         return "any", 1
     if token in _RELATIVE:
         return "relative", 1
@@ -215,13 +105,15 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         return "skip", n  # "a third party's balance": whose, not what
     if n := phrase_at(item, i, "addressee"):
         return "addressee", n
-    if _in("addressee", token):
+    if in_list("addressee", token):
         return "addressee", 1
-    if n := _phrase(item, i, "framing"):
+    if n := phrase(item, i, "framing"):
         previous = item[i - 1] if i else ""
-        # "a delivery DATE", "a return GUARANTEE": inside a noun phrase it is a noun
+        # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun
+        # phrase, or after a determiner, it is a noun
         inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
-        if not (inside_phrase and "NOUN" in part_of_speech(token) and not token.endswith("ed")):
+        after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
+        if not ((inside_phrase or after_determiner) and "NOUN" in part_of_speech(token) and not token.endswith("ed")):
             return "framing", n
     return "content", 1
 
@@ -246,15 +138,36 @@ def lemminflect_vbz(token: str) -> set[str]:
     return {form for lemma in lemmas(token) for form in lemminflect.getInflection(lemma, tag="VBZ")}
 
 
+def _gerund_noun(item: list[str], i: int) -> bool:
+    """An -ing word the dictionary lists as a noun, before another noun ("booking details")."""
+    import lemminflect
+
+    token = item[i]
+    return token.endswith("ing") and token in lemminflect.getAllLemmas(token).get("NOUN", ()) \
+        and i + 1 < len(item) and _role(item, i + 1)[0] == "content"
+
+
 def _phrasal(verb: str, particle: str, last: bool) -> bool:
     """Whether verb + particle is a phrasal verb: it ends its phrase ("being laid OFF") or
     English writes it as one word too ("failover", "layoff"); not "work OFF the clock"."""
     return last or any(zipf(lemma + particle) >= _MIN_JOINED_ZIPF for lemma in lemmas(verb))
 
 
-def _is_person(token: str) -> bool:
-    """A role noun made with an agent suffix: adjuster (adjust), pharmacist (pharmacy)."""
-    for suffix in _PERSON_SUFFIXES:
+def is_person(token: str, suffixes: tuple[str, ...] = _PERSON_SUFFIXES) -> bool:
+    """A role noun made with an agent suffix: pharmacist (pharmacy), claimants (claim)."""
+    for lemma in lemmas(token):
+        if lemma != token and _agent_noun(lemma, suffixes):
+            return True
+    return _agent_noun(token, suffixes)
+
+
+def is_agent(token: str) -> bool:
+    """A noun made with "-er" or "-or" on a word: adjuster, renter, donor (or a voucher)."""
+    return is_person(token, _AGENT_SUFFIXES)
+
+
+def _agent_noun(token: str, suffixes: tuple[str, ...]) -> bool:
+    for suffix in suffixes:
         stem = token[: -len(suffix)]
         if token.endswith(suffix) and len(stem) >= 4 and (
             part_of_speech(stem) or part_of_speech(stem + "e") or part_of_speech(stem + "y")
@@ -269,8 +182,8 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     if parts:  # a compound is a noun or a modifier: "estate-planning", "trade-in"
         return Word(text=token, parts=parts)
     pos = part_of_speech(token)
-    word = Word(text=token, adjective="ADJ" in pos, attribute=_in("attribute", token))
-    word.light = _in("light", token) or word.attribute or pos == {"ADV"}
+    word = Word(text=token, adjective="ADJ" in pos, attribute=in_list("attribute", token))
+    word.light = in_list("light", token) or word.attribute or pos == {"ADV"}
     if not pos:  # a word the dictionary does not know ("reboot"): its place says
         word.verb = verb_place and not determined
         return word
@@ -322,18 +235,7 @@ class _State:
     predicate_list: bool = False  # the last item ended with what is said of a subject
     in_pp: bool = False  # the last item ended inside a prepositional phrase
     np_count: int = 0
-
-
-def disclosure_verbs(rule: str) -> list[str]:
-    """The verbs of telling and handing over a rule forbids ("never SHARE …", "ASK FOR …"),
-    as lemmas: with a phrase delegated to a detector they name the act itself."""
-    found: list[str] = []
-    for clause in rule_clauses(rule)[0]:
-        for token in clause:
-            for lemma in sorted(lemmas(token)):
-                if lemma in WORDS["disclose"] and lemma not in found:
-                    found.append(lemma)
-    return found
+    recipient: bool = False  # after "tell", "advise": the next noun phrase may be a person
 
 
 def read(rule: str) -> tuple[list[Word], list[str]]:
@@ -347,17 +249,17 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
             # "Never GIVE …" opens with a verb; "No SEATS booked …" with a noun phrase
             clause, imperative = clause[n:], clause[0] != "no"
         escalating = False
-        if clause and (n := _phrase(clause, 0, "escalate")):
+        if clause and (n := phrase(clause, 0, "escalate")):
             escalating, imperative, clause = True, False, clause[n:]
         state = _State(verb_place=imperative, np_count=state.np_count)
-        for index, (splitter, raw) in enumerate(_items(_cut(clause, escalating))):
+        for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
             _read_item(words, state, number, index, splitter, raw, escalating)
     return words, rationale
 
 
 def _read_item(words: list[Word], state: _State, clause: int, index: int, splitter: str,
                raw: list[str], escalating: bool) -> None:
-    item = _after_frame(raw)
+    item = after_frame(raw)
     if len(item) < len(raw):
         state.verb_place = state.acts = state.in_pp = False  # "advice about APPEALS": a noun phrase
     co_topic = splitter == "and" and state.seen_or
@@ -376,6 +278,18 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
 
     def close(container: bool = False) -> None:
         nonlocal phrase, seen_content
+        if state.recipient and phrase:
+            # "tell OWNERS it's safe", "advise RENTERS their card covers it": the person
+            # told, whoever they are, is named before what is told
+            following = item[i] if i < len(item) else ""
+            if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following):
+                for w in phrase:
+                    w.person = w.light = True
+            state.recipient = False
+        # "any CLAIM showing signs of arson" holds a topic; "any donor PLEDGE over $10,000"
+        # holds only an amount, so it is the topic itself
+        container = container and any(_role(item, j)[0] == "content" and not in_list("light", item[j])
+                                      for j in range(i, len(item)))
         for w in phrase:
             w.np = state.np_count
             w.container = w.container or container
@@ -404,7 +318,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             w.determined = phrase[0].determined if phrase else determiner
             w.predicate = state.predicating and not state.of_addressee
             w.of_addressee = state.predicating and state.of_addressee
-            w.person = not w.verb and _is_person(w.text)
+            w.person = not w.verb and is_person(w.text)
+            w.agent = not w.verb and is_agent(w.text)
             if w.verb and not phrase and i == 0 and state.predicate_list and splitter in ("or", "and", "nor"):
                 w.predicate = True  # "seats booked OR HELD": what is said of the same subject
             reduced = token.endswith(("ed", "en")) and (following in WORDS["preposition"] or not following)
@@ -459,6 +374,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             state.verb_place = False  # "a candidate's AGE": a noun follows
         elif role == "framing":
             state.verb_place = state.acts = False
+            state.recipient = any(in_list("tell", t) for t in item[i : i + n])
         elif role == "preposition":
             state.verb_place = False  # "ask a cardholder FOR their card number"
             previous = item[i - 1] if i else ""

@@ -33,7 +33,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from redline.policy.lexicon import family, lemmas, part_of_speech, zipf
-from redline.policy.reading import Word, about_others, disclosure_verbs, read
+from redline.policy.clauses import about_others, disclosure_verbs, in_list
+from redline.policy.reading import Word, is_agent, is_person, read
 from redline.policy.words import DETECTOR_TOPICS, WORDS
 
 __all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
@@ -224,7 +225,7 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 found.append((w, "a compound"))
         elif w.of_addressee and w.verb:
             found.append((w, "a state of the person the rule is about"))
-        elif id(w) not in heads and (not w.adjective or "NOUN" in part_of_speech(w.text)) \
+        elif id(w) not in heads and (not w.adjective or "NOUN" in part_of_speech(w.text)) and not w.agent \
                 and not (w.subject or w.governed or w.in_pp) and _specificity(w) < RARE_ZIPF:
             found.append((w, f"a rare word (Zipf {_specificity(w):.1f})"))
         elif said_again and not w.verb and family(w.text) & said_again:
@@ -247,9 +248,7 @@ def _rationale_topics(rationale: list[str]) -> list[str]:
 
 
 def _is_role(token: str) -> bool:
-    from redline.policy.reading import _in, _is_person
-
-    return any(_is_person(lemma) for lemma in lemmas(token)) or _in("addressee", token)
+    return any(is_person(lemma) or is_agent(lemma) for lemma in lemmas(token)) or in_list("addressee", token)
 
 
 def _object(verb: Word, words: list[Word]) -> list[Word]:

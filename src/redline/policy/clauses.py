@@ -1,0 +1,158 @@
+"""A red line's words as clauses and list items, before any word is classified.
+
+The first clause states the rule; a later clause that opens with a prohibition states
+more of it ("…; no wire transfers or gift cards"); the rest is its rationale. Within a
+stated clause, directives, conditions and exceptions ("without approval", "unless …") and
+the destination of a hand-off ("to a human adjuster") are cut, and the rest splits into
+list items at commas, "or", "and", "such as". `policy.reading` then reads the words of
+each item.
+"""
+
+from __future__ import annotations
+
+import re
+
+from redline.policy.lexicon import lemmas, part_of_speech
+from redline.policy.words import WORDS, phrase_at
+
+__all__ = [
+    "CONTAINER_DETS", "about_others", "after_frame", "clauses", "cut", "disclosure_verbs", "in_list",
+    "items", "phrase", "rule_clauses", "tokens",
+]
+
+_TOKEN = re.compile(
+    r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
+    r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
+    r"|[,;:.!?()/&]"
+)
+_CLAUSE_END = frozenset(";.!?:")
+_ITEM_MARKS = frozenset(",()/&")
+CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
+_FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
+_POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
+# a word every phrase of the `others` list holds and few rules do: most rules never name
+# another person, and need not be read for it
+_OTHERS_FIRST_WORDS = frozenset(
+    next((w for w in p.replace("-", " ").split() if w not in WORDS["closed"] or w in ("another", "other", "others")), p)
+    for p in WORDS["others"]
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Words, amounts and punctuation, lower case; a possessive "'s" is a token of its own."""
+    return _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
+
+
+def clauses(tokens_: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for token in tokens_:
+        if token in _CLAUSE_END:
+            out.append([])
+        else:
+            out[-1].append(token)
+    return [c for c in out if c]
+
+
+def about_others(rule: str) -> bool:
+    """Whether a rule's first clause guards other people's information ("another
+    customer's", "whether someone has …"): then other-experiencer cues set nothing aside."""
+    low = rule.lower()
+    if not any(word in low for word in _OTHERS_FIRST_WORDS):
+        return False  # most rules name no other person: no need to read them
+    first = (clauses(tokens(rule)) or [[]])[0]
+    return any(phrase_at(first, i, "others") for i in range(len(first)))
+
+
+def in_list(kind: str, word: str) -> bool:
+    """`word` or one of its lemmas is in list `kind` ("telling" is a framing verb)."""
+    listed = WORDS.get(kind, frozenset())
+    return word in listed or any(lemma in listed for lemma in lemmas(word))
+
+
+def phrase(tokens_: list[str], i: int, kind: str) -> int:
+    """Like `phrase_at`, with the first word of the phrase matched by its lemmas too."""
+    n = phrase_at(tokens_, i, kind)
+    if n or i >= len(tokens_):
+        return n
+    for lemma in lemmas(tokens_[i]):
+        n = phrase_at([lemma, *tokens_[i + 1 : i + 4]], 0, kind)
+        if n:
+            return n
+    return 0
+
+
+def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
+    """The clauses that state the rule (the first, and any later one that opens with a
+    directive: "…; no wire transfers or gift cards"), and the words of the rest (its
+    rationale: "…; refunds are decided by the billing team")."""
+    found = clauses(tokens(rule))
+    stated: list[list[str]] = found[:1]
+    rationale: list[list[str]] = []
+    for clause in found[1:]:
+        n = phrase_at(clause, 0, "directive")
+        forbids = n and " ".join(clause[:n]) not in _POSITIVE_DIRECTIVES  # not "always use …"
+        (stated if forbids else rationale).append(clause)
+    return stated, [t for c in rationale for t in c]
+
+
+def cut(tokens_: list[str], escalating: bool) -> list[str]:
+    """Drop conditions, exceptions and (after a routing verb) the destination."""
+    for i in range(0, len(tokens_)):
+        if i == 0 and tokens_[0] != "to":
+            continue
+        if phrase_at(tokens_, i, "cut"):
+            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
+                continue  # "homeless, facing eviction or without food": an item of the list
+            return tokens_[:i]
+        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
+            following = tokens_[i + 1]
+            if following in WORDS["closed"] or in_list("addressee", following) or following in ("human", "humans"):
+                # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
+                # who …" names the destination first: only that phrase goes
+                resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in CONTAINER_DETS), None)
+                if resume is None:
+                    return tokens_[:i]
+                return tokens_[:i] + cut(tokens_[resume:], escalating)
+    return tokens_
+
+
+def items(tokens_: list[str]) -> list[tuple[str, list[str]]]:
+    """The list items of a clause, each with the word that introduced it."""
+    items: list[tuple[str, list[str]]] = [("", [])]
+    i = 0
+    while i < len(tokens_):
+        n = phrase_at(tokens_, i, "split")
+        if n or tokens_[i] in _ITEM_MARKS:
+            if items[-1][1]:
+                items.append((" ".join(tokens_[i : i + (n or 1)]), []))
+            i += n or 1
+            continue
+        items[-1][1].append(tokens_[i])
+        i += 1
+    return [item for item in items if item[1]]
+
+
+def after_frame(item: list[str]) -> list[str]:
+    """'any mention of self-harm' -> 'self-harm': a frame noun and its preposition frame the
+    topic that follows them ("service for non-payment" is no frame: "service" is no frame noun)."""
+    for i in range(len(item) - 2, -1, -1):
+        if item[i + 1] in _FRAME_PREPOSITIONS and in_list("frame", item[i]):
+            following = item[i + 2]
+            if item[i + 1] in ("for", "to", "on") and (following in WORDS["closed"] or in_list("addressee", following)):
+                continue  # "questions for the team", "advice to retail customers"
+            if item[i + 1] == "to" and part_of_speech(following) & {"NOUN", "ADJ"}:
+                continue  # "requests TO WITHDRAW" frames an act; "advice to X" names a recipient
+            return item[i + 2 :]
+    return item
+
+
+def disclosure_verbs(rule: str) -> list[str]:
+    """The verbs of telling and handing over a rule forbids ("never SHARE …", "ASK FOR …"),
+    as lemmas: with a phrase delegated to a detector they name the act itself."""
+    found: list[str] = []
+    for clause in rule_clauses(rule)[0]:
+        for token in clause:
+            for lemma in sorted(lemmas(token)):
+                if lemma in WORDS["disclose"] and lemma not in found:
+                    found.append(lemma)
+    return found
