@@ -1,10 +1,11 @@
 """Topic derivation on red-line rules written the way operators write them.
 
-The two corpora in tests/fixtures/rules-corpus were written for the project by people who
-had not seen the derivation code, in sixteen domains none of which the code was tuned
-on: HR, marketplaces, banking, DevOps, education, property management, legal intake,
-automotive (heldout-a) and food delivery, airlines, utilities, health insurance, gaming,
-crypto exchanges, hotels, public records (heldout-b). The floors sit a little under what
+The three corpora in tests/fixtures/rules-corpus were written for the project by people
+who had not seen the derivation code, in twenty-four domains none of which the code was
+tuned on: HR, marketplaces, banking, DevOps, education, property management, legal
+intake, automotive (heldout-a); food delivery, airlines, utilities, health insurance,
+gaming, crypto exchanges, hotels, public records (heldout-b); veterinary care, home
+insurance, gyms, IT helpdesks, charities, rental cars, dentistry, payroll (heldout-c). The floors sit a little under what
 the gate measures today (README, "Topic derivation"): a change that loses recall or adds
 false alarms on material it was not written for fails here.
 """
@@ -20,7 +21,14 @@ from redline.eval.rules_corpus import rate, read_corpus, score
 CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
 
 
-@pytest.mark.parametrize(("corpus", "min_recall", "max_fpr"), [("heldout-a.jsonl", 0.89, 0.06), ("heldout-b.jsonl", 0.92, 0.08)])
+@pytest.mark.parametrize(
+    ("corpus", "min_recall", "max_fpr"),
+    [
+        ("heldout-a.jsonl", 0.89, 0.06),
+        ("heldout-b.jsonl", 0.92, 0.08),
+        ("heldout-c.jsonl", 0.85, 0.04),
+    ],
+)
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:
     report = score(read_corpus([str(CORPORA / corpus)]), naive=False)
     overall = report["overall"]
