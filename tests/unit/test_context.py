@@ -239,3 +239,16 @@ def test_curly_quotes_mark_a_quotation_like_straight_ones() -> None:
     assert statuses('Type "chest pain" into the search box', "chest pain") == {ATTRIBUTED}
     assert statuses("Type chest pain into the search box", "chest pain") == set()
     assert statuses("I said \u201cfine\u201d but the chest pain is back", "chest pain") == set()
+
+
+def test_a_text_of_thousands_of_hits_keeps_bounded_caches_and_the_same_answers() -> None:
+    from redline.screen.context import _MEMO_SIZE, TextContext
+
+    text = "no refund " * 5_000
+    many = TextContext(text, many=True)
+    starts = [i for i in range(0, len(text), 10)]
+    answers = {tuple(c.status for c in many.assess(s + 3, s + 9).cues) for s in starts}
+    assert answers == {(NEGATED,)}
+    assert len(many._sentences) <= _MEMO_SIZE and len(many._memo) <= _MEMO_SIZE
+    one = TextContext(text)
+    assert [c.status for c in one.assess(starts[2500] + 3, starts[2500] + 9).cues] == [NEGATED]

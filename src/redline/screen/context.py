@@ -256,7 +256,7 @@ class TextContext:
     with `many` hits, the sentence ends and the phrases of the whole text are found in one
     pass each, so every hit costs a few bisections."""
 
-    __slots__ = ("text", "_ends", "_phrases", "_starts", "_quotes", "_sentences", "_memo")
+    __slots__ = ("text", "_ends", "_phrases", "_starts", "_longest", "_quotes", "_sentences", "_memo")
 
     def __init__(self, text: str, many: bool = False) -> None:
         self.text = text
@@ -264,12 +264,14 @@ class TextContext:
         self._phrases: list[_Found] | None = None
         self._starts: list[int] = []
         self._quotes = any(opening in text for opening, _ in _QUOTES)
+        self._longest = 0
         if many:
             self._ends = [i for i in (m.start() for m in _TERMINATORS.finditer(text)) if _ends_sentence(text, i)]
             self._phrases = _find_phrases(text)
             self._starts = [p[0] for p in self._phrases]
+            self._longest = max((p[1] - p[0] for p in self._phrases), default=0)
         # (sentence start, end) -> (its phrases, their starts, resolved with no hit excluded)
-        self._sentences: dict[tuple[int, int], tuple[list[_Found], list[int], list[_Found]]] = {}
+        self._sentences: dict[tuple[int, int], tuple[list[_Found], list[int], list[_Found] | None]] = {}
         self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], _Relative] = {}
 
     def _sentence(self, start: int, end: int) -> tuple[int, int]:
@@ -296,7 +298,7 @@ class TextContext:
                 s1 = max(text.rfind(" ", end, s1), end)
         return s0, s1
 
-    def _held(self, s0: int, s1: int) -> tuple[list[_Found], list[int], list[_Found]]:
+    def _held(self, s0: int, s1: int) -> tuple[list[_Found], list[int], list[_Found] | None]:
         key = (s0, s1)
         held = self._sentences.get(key)
         if held is None:
@@ -305,8 +307,15 @@ class TextContext:
             else:
                 first = bisect_left(self._starts, s0)
                 last = bisect_left(self._starts, s1, first)
-                raw = [p for p in self._phrases[first:last] if p[1] <= s1]
-            held = self._sentences[key] = (raw, [p[0] for p in raw], _resolve(raw, ()))
+                # only a phrase starting this close to s1 can run past it: slice the rest
+                tail = bisect_left(self._starts, s1 - self._longest, first, last)
+                raw = self._phrases[first:tail] + [p for p in self._phrases[tail:last] if p[1] <= s1]
+            # a window packed with phrases is walked by its nearest ones only (assess):
+            # resolving all of it for every hit would cost the window per hit
+            resolved = _resolve(raw, ()) if len(raw) <= 2 * _NEAREST else None
+            if len(self._sentences) >= _MEMO_SIZE:  # one window per hit in a sentence of many
+                self._sentences.clear()
+            held = self._sentences[key] = (raw, [p[0] for p in raw], resolved)
         return held
 
     def assess(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> ContextAssessment:
