@@ -173,15 +173,18 @@ check.__doc__ = f"{check.__doc__}\n\n{EXIT_HELP}"
 
 def _print_report(report: dict[str, Any]) -> None:
     out.print(
-        f"[bold]{report['suite']}[/]: exact {report['exact']}/{report['total']}, "
-        f"missed holds {report['misses']} (rate {report['miss_rate']:.3f}), "
-        f"over-flagged {report['overflags']} (rate {report['overflag_rate']:.3f})"
-        + (f", deferred only for confidence {report['deferred_for_confidence']}" if report["deferred_for_confidence"] else "")
+        Text.assemble(
+            (safe(report["suite"]), "bold"),
+            f": exact {report['exact']}/{report['total']}, "
+            f"missed holds {report['misses']} (rate {report['miss_rate']:.3f}), "
+            f"over-flagged {report['overflags']} (rate {report['overflag_rate']:.3f})"
+            + (f", deferred only for confidence {report['deferred_for_confidence']}" if report["deferred_for_confidence"] else ""),
+        )
     )
     table = Table("group", "probes", "exact", "misses", "over-flags", show_edge=False)
     for name, group in report["by_group"].items():
         style = "" if group["exact"] == group["total"] else "yellow"
-        table.add_row(name, str(group["total"]), str(group["exact"]), str(group["misses"]), str(group["overflags"]), style=style)
+        table.add_row(Text(safe(name)), str(group["total"]), str(group["exact"]), str(group["misses"]), str(group["overflags"]), style=style)
     out.print(table)
     wrong = [c for c in report["cases"] if not c["ok"] and not c["known_screen_miss"]]
     if wrong:
@@ -198,8 +201,8 @@ def _print_report(report: dict[str, Any]) -> None:
 
 def _case_line(case: dict[str, Any]) -> Text:
     line = Text("  ")
-    line.append(case["id"], style="bold")
-    line.append(f" [{case['group']}] want {case['expected']}, got ")
+    line.append(safe(case["id"]), style="bold")
+    line.append(f" [{safe(case['group'])}] want {case['expected']}, got ")
     line.append(case["got"], style="green" if case["outcome_ok"] else "red")
     if case["fired"]:
         line.append(f"  fired {', '.join(case['fired'])}")
@@ -207,7 +210,7 @@ def _case_line(case: dict[str, Any]) -> Text:
         line.append(f"  expected rules {', '.join(case['expect_rules'])}", style="red")
     if case["suppressed"]:
         kept = ", ".join(f"{s['rule']} ({s['status']}: {s['cue']})" for s in case["suppressed"])
-        line.append(f"  suppressed {kept}", style="yellow")
+        line.append(f"  suppressed {safe(kept)}", style="yellow")
     return line
 
 
@@ -259,15 +262,15 @@ def context(
             return
         table = Table("id", "found", "negated", "attributed", "historical", "hypothetical", "other_experiencer")
         for row in results:
-            table.add_row(*(str(row[k]) for k in ("id", "found", "negated", "attributed", "historical", "hypothetical", "other_experiencer")))
+            table.add_row(*(Text(safe(row[k])) for k in ("id", "found", "negated", "attributed", "historical", "hypothetical", "other_experiencer")))
         out.print(table)
     except RedlineError as exc:
         raise _fail(exc) from None
 
 
 def _print_explanation(report: dict[str, Any]) -> None:
-    def line(*parts: str | tuple[str, str]) -> None:
-        out.print(Text.assemble(*parts), soft_wrap=True)
+    def line(*parts: str | tuple[str, str]) -> None:  # rule text and terms come from the file: made safe
+        out.print(Text.assemble(*(safe(p) if isinstance(p, str) else (safe(p[0]), p[1]) for p in parts)))
 
     policy = report["policy"]
     line(("policy ", "bold"), (policy["name"], "bold"), (f"  {policy['hash'][:19]}", "dim"))
