@@ -281,7 +281,8 @@ def _print_explanation(report: dict[str, Any]) -> None:
             line("  term     ", (term["term"], "cyan"), ("  matches " + ", ".join(term["forms"]), "dim"))
         for topic in rule["topics"]:
             forms = " | ".join(", ".join(f) for f in topic["forms"])
-            line("  topic    ", (topic["label"], "cyan"), f"  ({topic['why']})", ("  " + forms, "dim"))
+            negative = "; stated in the negative: a negation in the draft is no denial" if topic["negative"] else ""
+            line("  topic    ", (topic["label"], "cyan"), f"  ({topic['why']}{negative})", ("  " + forms, "dim"))
         for pattern in rule["patterns"]:
             line("  pattern  ", (pattern, "cyan"))
         for detector in rule["detectors"]:

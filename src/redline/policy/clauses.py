@@ -28,6 +28,9 @@ _TOKEN = re.compile(
 _CLAUSE_END = frozenset(";.!?:")
 _ITEM_MARKS = frozenset(",()/&")
 CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
+# "Hand off to a human WHEN a customer disputes a charge": after a destination that opens
+# the rule, the condition is what the rule escalates, as in "Escalate when …"
+_TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
 _POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
 # a word every phrase of the `others` list holds and few rules do: most rules never name
@@ -103,13 +106,16 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
         if phrase_at(tokens_, i, "cut"):
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
                 continue  # "homeless, facing eviction or without food": an item of the list
+            if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
+                continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             return tokens_[:i]
         if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
             following = tokens_[i + 1]
             if following in WORDS["closed"] or in_list("addressee", following) or following in ("human", "humans"):
                 # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
                 # who …" names the destination first: only that phrase goes
-                resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in CONTAINER_DETS), None)
+                resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in CONTAINER_DETS
+                               or (i == 0 and tokens_[j] in _TRIGGERS)), None)
                 if resume is None:
                     return tokens_[:i]
                 return tokens_[:i] + cut(tokens_[resume:], escalating)

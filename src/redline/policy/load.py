@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from redline.errors import PolicyError
+from redline.policy.building import collector_paused
 from redline.policy.guards import unguarded_rules
 from redline.policy.schema import SHAPE_TAGS, Policy
 
@@ -173,8 +174,9 @@ def read_yaml_text(name: str) -> str:
 
 def parse_policy(text: str, path: str = "<string>") -> Policy:
     """Validate policy YAML given as text; `path` names it in error messages."""
-    policy, root = _parse(text, path, Policy, "policy")
-    unguarded = unguarded_rules(policy)
+    with collector_paused():
+        policy, root = _parse(text, path, Policy, "policy")
+        unguarded = unguarded_rules(policy)
     if unguarded:
         first_rule = unguarded[0]
         mark = _node_at(root, first_rule.loc).start_mark
@@ -193,7 +195,8 @@ M = TypeVar("M", bound=BaseModel)
 
 def parse_yaml_model(text: str, path: str, model: type[M], *, what: str = "policy") -> M:
     """YAML text validated by `model`, or a PolicyError naming line, column, key and fix."""
-    return _parse(text, path, model, what)[0]
+    with collector_paused():
+        return _parse(text, path, model, what)[0]
 
 
 def _parse(text: str, path: str, model: type[M], what: str) -> tuple[M, Node]:

@@ -21,6 +21,13 @@ from redline.policy.words import WORDS, phrase_at
 __all__ = ["Word", "is_agent", "is_person", "read"]
 
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
+_MODALS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
+# after the directive, a negation inside the rule belongs to what the rule forbids saying:
+# "never say an investment CAN'T lose money", "never tell a borrower they DON'T need …"
+_NEGATORS = frozenset(
+    "not never no can't cannot won't don't doesn't didn't isn't aren't wasn't weren't "
+    "shouldn't wouldn't couldn't hasn't haven't hadn't needn't".split()
+)
 # after the person, these open what the rule is about ("travelers WITH disabilities",
 # "advise travelers ON visa requirements"); others modify the person ("a client OF the firm")
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
@@ -39,6 +46,11 @@ _PERSON_SUFFIXES = ("ist", "ian", "ant", "ent")
 _AGENT_SUFFIXES = ("er", "or")
 _CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
+_PERSONAL = frozenset("they he she you we i".split())
+_ACT_AUX = frozenset(
+    "can could may might will would should must shall do does did can't cannot won't "
+    "don't doesn't didn't shouldn't wouldn't couldn't mustn't".split()
+)
 _OBJECT_OPENERS = frozenset("a an the your their his her its our my any every this that these those".split())
 
 
@@ -68,6 +80,7 @@ class Word:
     example: bool = False  # named as an example ("… such as LAWSUITS, ATTORNEYS")
     bare: bool = False  # a verb with nothing after it in its list item ("STARTING, stopping or …")
     parts: tuple[str, ...] = field(default_factory=tuple)
+    negated: bool = False  # said in the negative by the rule itself ("say it CAN'T lose money")
 
     @property
     def weak(self) -> bool:
@@ -245,6 +258,7 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
     state = _State(verb_place=False)
     for number, clause in enumerate(stated):
         imperative = False
+        clause = clause[_bound_party(clause):]
         while clause and (n := phrase_at(clause, 0, "directive")):
             # "Never GIVE …" opens with a verb; "No SEATS booked …" with a noun phrase
             clause, imperative = clause[n:], clause[0] != "no"
@@ -255,6 +269,23 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
             _read_item(words, state, number, index, splitter, raw, escalating)
     return words, rationale
+
+
+def _bound_party(clause: list[str]) -> int:
+    """How many tokens name the party the rule binds before its directive ("THE AGENT
+    must not …", "WE never …", "SUPPORT AGENTS should never …"): they open the rule as
+    "Never …" does. A subject that is no actor ("Refunds must not …") stays: it is the topic."""
+    start = 1 if clause and clause[0] in _OBJECT_OPENERS else 0
+    i = start
+    while i < len(clause) and i - start < 3 and in_list("actor", clause[i]):
+        i += 1
+    if i == start:
+        return 0
+    if phrase_at(clause, i, "directive"):
+        return i
+    if i < len(clause) and clause[i] in _MODALS and phrase_at(clause, i + 1, "directive"):
+        return i + 1  # "must NEVER", "should NEVER"
+    return 0
 
 
 def _read_item(words: list[Word], state: _State, clause: int, index: int, splitter: str,
@@ -282,7 +313,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "tell OWNERS it's safe", "advise RENTERS their card covers it": the person
             # told, whoever they are, is named before what is told
             following = item[i] if i < len(item) else ""
-            if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following):
+            after = item[i + 1] if i + 1 < len(item) else ""
+            # "tell borrowers TO WAIT": an infinitive after the noun phrase says what they are told
+            infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after)
+            if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
+                    or infinitive:
                 for w in phrase:
                     w.person = w.light = True
             state.recipient = False
@@ -300,8 +335,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
 
     i = 0
     determiner = False
+    negating = False
     while i < len(item):
         role, n = _role(item, i)
+        if item[i] in _NEGATORS and role != "content" and not (i and item[i - 1] in _MODALS):
+            negating = True  # not "… must NOT be changed": that is the rule's own directive
         if item[i] in _OBJECT_OPENERS or role == "possessive":
             determiner = True
         elif role not in ("content", "skip"):
@@ -313,6 +351,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
             w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
+            w.negated = negating
             w.example = state.examples
             w.bare = w.verb and i + n == len(item)
             w.determined = phrase[0].determined if phrase else determiner
@@ -347,6 +386,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             for owner in phrase:  # "a COURIER's phone number": whose, not what
                 owner.light = True
         if role == "addressee":
+            state.recipient = False  # "tell A CUSTOMER to …": the person told is named
             # "a PROSPECTIVE tenant's race": a word that describes the person is no topic
             for describing in [p for p in phrase if "ADJ" in part_of_speech(p.text)]:
                 words.remove(describing)
@@ -355,6 +395,17 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         close(container_pending and follows and bool(phrase))
         if role == "aux":
             subject = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
+            if i and item[i - 1] == "who" and state.of_addressee:
+                subject = []  # "any donor WHO IS confused": what is said is of the person
+            elif i and item[i - 1] in _PERSONAL:
+                subject, seen_content = [], False  # "tell a borrower THEY don't need …": of the person
+                if item[i] in _ACT_AUX:
+                    # "tell renters they CAN cross a border": what they may do is an act
+                    # with its object, as after "Never …"
+                    state.predicating = state.of_addressee = False
+                    state.verb_place = True
+                    i += n
+                    continue
             for member in subject:
                 member.subject = True
             if subject:

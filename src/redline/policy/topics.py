@@ -56,6 +56,9 @@ class Topic:
 
     words: tuple[str, ...]
     why: str
+    # the rule states it in the negative ("say an investment can't LOSE MONEY"): a
+    # negation in the draft is then the forbidden statement, not a denial of it
+    negative: bool = False
 
     @property
     def label(self) -> str:
@@ -331,17 +334,17 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
 
 
 def _topics(words: list[Word], rationale: list[str]) -> tuple[Topic, ...]:
-    topics: dict[tuple[str, ...], str] = {}
+    topics: dict[tuple[str, ...], tuple[str, bool]] = {}
 
-    def add(units: tuple[str, ...], why: str) -> None:
+    def add(units: tuple[str, ...], why: str, *of: Word) -> None:
         units = tuple(dict.fromkeys(u for u in units if u))
         if units and units not in topics and units[::-1] not in topics and len(topics) < _MAX_TOPICS:
-            topics[units] = why
+            topics[units] = why, any(w.negated for w in of)
 
     alone: set[str] = set()
     for w, why in _singles(words, rationale):
         units = _units(w)
-        add(units, why)
+        add(units, why, w)
         if len(units) == 1:
             alone.add(units[0])
     for a, b, why in _pairs(words):
@@ -350,13 +353,13 @@ def _topics(words: list[Word], rationale: list[str]) -> tuple[Topic, ...]:
             continue
         if family(ua[0].split()[0]) & family(ub[0].split()[0]):
             continue
-        add((ua[0], ub[0]), why)
+        add((ua[0], ub[0]), why, a, b)
     for w in words:  # a compound whose parts are words: both parts together
         units = _units(w)
         if len(units) == 2:
-            add(units, "a compound")
+            add(units, "a compound", w)
     if not topics:  # "discuss another client's MATTER": a weak topic guards more than none
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
         for w in [w for w in nouns if not w.in_pp] or nouns:
-            add(_units(w), "the only noun the rule names (a weak topic)")
-    return tuple(Topic(units, why) for units, why in topics.items())
+            add(_units(w), "the only noun the rule names (a weak topic)", w)
+    return tuple(Topic(units, why, negative) for units, (why, negative) in topics.items())

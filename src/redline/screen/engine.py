@@ -10,6 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
 
+from redline.policy.building import collector_paused
 from redline.policy.schema import Policy
 from redline.policy.topics import about_others, derive_topics
 from redline.screen.context import TextContext
@@ -132,6 +133,12 @@ class CompiledScreen:
         self.policy_hash = policy.hash
         self.rules = rule_specs(policy)
         self.matcher = Matcher(self.rules)
+        # a topic the rule states in the negative ("say it can't LOSE MONEY") is not set
+        # aside by a negation: in a draft, the negation is what the rule forbids saying
+        self._negative = {
+            (index, topic.label): rule.suppress - {Status.NEGATED}
+            for index, rule in enumerate(self.rules) for topic in rule.topics if topic.negative
+        }
         # each detector runs once per check, for the policy's own detector rule and for
         # the rules that delegate to it
         self._fire: dict[str, list[tuple[str, Severity, str | None]]] = {}
@@ -162,7 +169,8 @@ class CompiledScreen:
                 unassessed += 1
                 continue
             rule = self.rules[hit.rule]
-            blocking, cue = self._status(context, hit, rule.suppress)
+            suppress = self._negative.get((hit.rule, hit.term), rule.suppress) if self._negative else rule.suppress
+            blocking, cue = self._status(context, hit, suppress)
             if blocking is None:
                 fired_by_rule[hit.rule] = fired_by_rule.get(hit.rule, 0) + 1
                 fired.append(self._finding(shadow, hit, rule, cue))
@@ -274,7 +282,8 @@ def compile_screen(policy: Policy) -> CompiledScreen:
         if screen is not None:
             _cache.move_to_end(key)
             return screen
-    screen = CompiledScreen(policy)
+    with collector_paused():
+        screen = CompiledScreen(policy)
     with _lock:
         _cache[key] = screen
         while len(_cache) > _CACHE_SIZE:

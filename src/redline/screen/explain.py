@@ -30,7 +30,7 @@ def _sample(forms: set[str]) -> list[str]:
     return sorted(forms, key=lambda f: (len(f), f))[:_SAMPLE]
 
 
-def _topic(words: tuple[str, ...], why: str) -> tuple[dict[str, Any], list[str]]:
+def _topic(words: tuple[str, ...], why: str, negative: bool) -> tuple[dict[str, Any], list[str]]:
     forms = [_sample({k.strip() for k in topic_keys(w)}) for w in words]
     shares = [share_of_drafts(family(w.split()[0])) for w in words]
     share = shares[0] if len(words) == 1 else shares[0] * min(1.0, shares[1] * 2 * WINDOW / 100)
@@ -44,6 +44,9 @@ def _topic(words: tuple[str, ...], why: str) -> tuple[dict[str, Any], list[str]]
             else f"a form of each word in one sentence, at most {WINDOW} words apart, in either order"
         ),
         "share_of_drafts": round(share, 4),
+        # stated in the negative by the rule ("say it can't LOSE MONEY"): a negation in the
+        # draft does not set its hits aside
+        "negative": negative,
     }
     warnings = []
     if share >= GENERIC_SHARE:
@@ -70,7 +73,7 @@ def explain(policy: Policy) -> dict[str, Any]:
         if own_terms is None:
             derived = derive_topics(text)
             for topic in derived.topics:
-                entry, warned = _topic(topic.words, topic.why)
+                entry, warned = _topic(topic.words, topic.why, topic.negative)
                 topics.append(entry)
                 warnings.extend(warned)
         else:

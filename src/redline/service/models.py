@@ -243,6 +243,10 @@ class TopicOut(BaseModel):
     forms: list[list[str]] = Field(description="Per word, a sample of the forms that count as it.")
     matches: str
     share_of_drafts: float = Field(description="The share of ordinary 100-word texts it would fire on.")
+    negative: bool = Field(
+        description="The rule states the topic in the negative (\"say it can't lose money\"): "
+        "a negation in the draft does not set its hits aside."
+    )
 
 
 class RuleOut(BaseModel):

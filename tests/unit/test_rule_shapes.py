@@ -1,0 +1,150 @@
+"""Shapes of English that operators write red lines in, each read for its topic, and the
+topic matched (or not) in drafts. Words vary within a shape; the shape is what is tested."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+import yaml
+
+from redline import Gate, Outcome, parse_policy
+from redline.policy.building import collector_paused
+from redline.policy.topics import derive_topics
+
+
+def gate(rule: str, severity: str = "block") -> Gate:
+    policy = {
+        "version": 1,
+        "name": "t",
+        "auto_send": {"min_confidence": 0},
+        "skills": [{"slug": "s", "red_lines": [{"id": "r", "rule": rule, "severity": severity}]}],
+        "detectors": {"credentials": "off", "pii": "off", "technical_content": "off"},
+    }
+    return Gate(parse_policy(yaml.safe_dump(policy), "<test>"))
+
+
+def held(g: Gate, text: str) -> bool:
+    return g.check(text).outcome is not Outcome.EXECUTE
+
+
+def labels(rule: str) -> set[str]:
+    return {t.label for t in derive_topics(rule).topics}
+
+
+def words(rule: str) -> set[str]:
+    return {w for t in derive_topics(rule).topics for w in t.words}
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic"),
+    [
+        ("Hand off to a human whenever a customer asks for a refund.", "refund"),
+        ("Escalate to an advisor when a client disputes a roaming charge.", "roaming"),
+        ("Transfer to a person if a tenant reports mold.", "mold"),
+    ],
+)
+def test_a_hand_off_that_names_its_destination_first_guards_its_condition(rule: str, topic: str) -> None:
+    assert topic in words(rule)
+    assert not {"human", "advisor", "person"} & words(rule)
+
+
+@pytest.mark.parametrize(
+    ("rule", "actor"),
+    [
+        ("The agent must not predict interest rates.", "agent"),
+        ("Support agents should never promise delivery dates.", "agents"),
+        ("The assistant must never quote a cash price.", "assistant"),
+    ],
+)
+def test_the_party_a_rule_binds_is_not_its_topic(rule: str, actor: str) -> None:
+    found = words(rule)
+    assert found and actor not in found
+    assert not any(w in found for w in ("support", "must", "should"))
+
+
+def test_a_subject_that_is_no_actor_is_the_topic() -> None:
+    assert "refunds" in words("Refunds must not be promised.")
+
+
+def test_a_conversation_where_something_is_mentioned_guards_what_is_mentioned() -> None:
+    rule = "Flag any conversation where the borrower mentions foreclosure or bankruptcy."
+    assert {"foreclosure", "bankruptcy"} <= words(rule)
+    assert "conversation" not in words(rule)
+    g = gate(rule, "flag")
+    assert held(g, "Don't worry about the foreclosure notice; we will refinance you.")
+    assert not held(g, "Thanks for the conversation today, and enjoy the weekend.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Flag any donor who seems confused or pressured.",
+        "Escalate any member who appears confused or pressured.",
+    ],
+)
+def test_what_is_said_of_the_person_after_who_is_a_state_of_that_person(rule: str) -> None:
+    assert {"confused", "pressured"} <= labels(rule)
+
+
+def test_a_person_told_to_do_something_is_not_the_topic() -> None:
+    assert "tenants" not in words("Never advise tenants to withhold rent.")
+    assert labels("Never advise tenants to withhold rent.") == {"withhold + rent"}
+
+
+def test_what_they_can_do_is_an_act_with_its_object() -> None:
+    rule = "Never tell renters they can cross a border in a rental car."
+    assert "cross + border" in labels(rule)
+    assert "cross" not in labels(rule)  # the act alone would fire on "cross the street"
+    g = gate(rule)
+    assert held(g, "You can cross the border into Canada with this car.")
+    assert not held(g, "Cross the parking lot and the desk is on your left.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Never say an investment can't lose money.", "Relax: this fund can't lose money."),
+        ("Never tell a borrower they don't need a home inspection.", "You don't need a home inspection for this house."),
+        ("Do not tell patients they do not need to see a doctor.", "You don't need to see a doctor for that rash."),
+    ],
+)
+def test_a_topic_the_rule_states_in_the_negative_is_not_set_aside_by_a_negation(rule: str, draft: str) -> None:
+    assert any(t.negative for t in derive_topics(rule).topics)
+    assert held(gate(rule), draft)
+
+
+def test_a_negation_still_sets_aside_a_topic_the_rule_states_plainly() -> None:
+    rule = "Never guarantee returns or say an investment can't lose money."
+    plain = {t.label: t.negative for t in derive_topics(rule).topics}
+    assert plain["guarantee + returns"] is False
+    assert not held(gate(rule), "I cannot guarantee returns on any fund.")
+
+
+def test_the_rules_own_must_not_is_no_negative_statement() -> None:
+    rule = "Risk profiles must not be changed without a signed questionnaire."
+    assert not any(t.negative for t in derive_topics(rule).topics)
+    assert not held(gate(rule), "I can't change your risk profile until the questionnaire is signed.")
+
+
+def test_the_collector_is_paused_for_a_build_and_back_afterwards() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # nested builds share one pause
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ValueError), collector_paused():
+        raise ValueError("a failed build")
+    assert gc.isenabled()
+
+
+def test_a_collector_the_caller_turned_off_stays_off() -> None:
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
