@@ -5,7 +5,12 @@ who had not seen the derivation code, in twenty-four domains none of which the c
 tuned on: HR, marketplaces, banking, DevOps, education, property management, legal
 intake, automotive (heldout-a); food delivery, airlines, utilities, health insurance,
 gaming, crypto exchanges, hotels, public records (heldout-b); veterinary care, home
-insurance, gyms, IT helpdesks, charities, rental cars, dentistry, payroll (heldout-c). The floors sit a little under what
+insurance, gyms, IT helpdesks, charities, rental cars, dentistry, payroll (heldout-c).
+A fourth (heldout-d: travel agencies, mortgages, telecom, pharmacies, returns, school
+admissions, home security, wealth management) was written to paraphrase: its drafts say
+the forbidden thing in other words, and its near misses use the topic's own word in a
+harmless sense. A lexical screen cannot hold most of it (that is the judge's work); its
+floor guards what the screen does hold there. The floors sit a little under what
 the gate measures today (README, "Topic derivation"): a change that loses recall or adds
 false alarms on material it was not written for fails here.
 """
@@ -27,6 +32,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-a.jsonl", 0.89, 0.06),
         ("heldout-b.jsonl", 0.92, 0.08),
         ("heldout-c.jsonl", 0.85, 0.04),
+        ("heldout-d.jsonl", 0.34, 0.28),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:
