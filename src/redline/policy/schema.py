@@ -231,6 +231,11 @@ class Policy(_Strict):
     context: ContextSettings = ContextSettings()
     judge: JudgeSettings = JudgeSettings()
     on_error: ErrorOutcome = "escalate"
+    development: bool = Field(
+        False,
+        strict=True,
+        description="A policy under development: `review.context: dev` reads conversations only for these.",
+    )
 
     @field_validator("version", mode="before")
     @classmethod
@@ -258,7 +263,10 @@ class Policy(_Strict):
 
 
 def policy_hash(policy: Policy) -> str:
-    canonical = json.dumps(policy.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    data = policy.model_dump(mode="json")
+    if not data.get("development"):  # added after version 1 shipped: an unmarked policy keeps its hash
+        data.pop("development", None)
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
