@@ -297,6 +297,8 @@ class Decision:
     action: ActionAssessment | None = None  # for an action (`Gate.decide`): scores and tests
     # findings and suppressed hits left out by the caps of `decide/caps.py`
     omitted: dict[str, int] = field(default_factory=lambda: {"findings": 0, "suppressed": 0})
+    # the review flags in force and what the caller acts on (redline.review.watch); set by the wiring
+    review: dict[str, Any] | None = None
 
     @property
     def licensed_by_context(self) -> bool:
@@ -331,4 +333,5 @@ class Decision:
             "missing": list(self.missing),
             "action": self.action.to_dict() if self.action is not None else None,
             "omitted": dict(self.omitted),
+            "review": self.review,
         }

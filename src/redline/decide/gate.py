@@ -19,7 +19,7 @@ from redline.errors import PolicyError
 from redline.policy.guards import unguarded_rules
 from redline.policy.schema import Policy
 from redline.signals import TextSignalSource
-from redline.review.license import licensed_outcome
+from redline.review.license import License, licensed_outcome
 from redline.review.principal import principal_facts
 from redline.screen.engine import ScreenResult, compile_screen
 from redline.screen.normalize import Shadow, has_symbols_in_words, normalize
@@ -43,11 +43,13 @@ class Gate:
         *,
         domains: DomainRegistry | None = None,
         text_signals: TextSignalSource | None = None,
+        license: License | None = None,
     ) -> None:
         policy = policy if policy is not None else Policy(version=1, name="default")
         self.policy = policy
         self._domains = domains
         self.text_signals = text_signals
+        self.license = license or licensed_outcome  # another rule only in tests (service.testing)
         self.policy_hash = policy.hash
         unguarded = unguarded_rules(policy)  # a policy built in code gets the same check as a file
         if unguarded:
@@ -186,7 +188,7 @@ class Gate:
             return resolution, {"licensed_by_context": False, "error": f"invalid context: {problems}"[:500]}
         except Exception as exc:
             return resolution, {"licensed_by_context": False, "error": f"invalid context: {type(exc).__name__}"}
-        relaxed = licensed_outcome(
+        relaxed = self.license(
             resolution,
             findings,
             facts,

@@ -10,12 +10,30 @@ applies to a third-party recipient or a `weak` window.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from redline.decide.resolve import Resolution, resolve
 from redline.review.principal import PrincipalFacts
 from redline.types import Finding, Outcome
 
 # Whatever a policy says, these classes are never licensable by an ask.
 NEVER_LICENSABLE = frozenset({"credentials", "pii"})
+
+
+class License(Protocol):
+    """The shape of `licensed_outcome`: a gate takes another only for tests of the review
+    pipeline (`redline.service.testing.minting_license` breaks the one-way rule on purpose)."""
+
+    def __call__(
+        self,
+        resolution: Resolution,
+        findings: tuple[Finding, ...],
+        facts: PrincipalFacts,
+        *,
+        licensable: frozenset[str],
+        confidence: float | None,
+        min_confidence: int,
+    ) -> Resolution | None: ...
 
 
 def licensed_outcome(

@@ -147,3 +147,34 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# ---------------------------------------------------------------- a broken license, for tests
+
+
+def minting_license(
+    resolution: Any,
+    findings: Any,
+    facts: Any,
+    *,
+    licensable: frozenset[str],
+    confidence: float | None,
+    min_confidence: int,
+) -> Any:
+    """A license that breaks the one-way rule ON PURPOSE: an explicit ask RAISES a draft
+    that would otherwise go out (or wait for review) to `escalate`. It exists so that tests
+    can show the review pipeline catching a context-minted block; a server uses it only
+    with `REDLINE_TEST_LICENSE_HOOK=mint-blocks`, and says so on /healthz and in every decision.
+    """
+    from redline.decide.resolve import Resolution
+    from redline.review.license import licensed_outcome
+    from redline.types import Outcome, RiskLevel
+
+    if facts.ask is not None and resolution.outcome.rank < Outcome.ESCALATE.rank:
+        return Resolution(Outcome.ESCALATE, "test_hook_minted", RiskLevel.HIGH)
+    return licensed_outcome(
+        resolution, findings, facts, licensable=licensable, confidence=confidence, min_confidence=min_confidence
+    )
+
+
+LICENSE_HOOKS: dict[str, Callable[..., Any]] = {"mint-blocks": minting_license}

@@ -91,6 +91,7 @@ class DecisionEventV1:
     error: str | None = None
     action: dict[str, Any] | None = None  # an action's scores and tests; cue words scrubbed
     omitted: dict[str, int] = field(default_factory=dict)  # left out by the caps, by kind
+    review: dict[str, Any] | None = None  # review flags, watch pairs, battery summaries
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +115,7 @@ class DecisionEventV1:
             "error": self.error,
             "action": self.action,
             "omitted": dict(self.omitted),
+            "review": self.review,
         }
 
     def to_json_line(self) -> str:
@@ -125,6 +127,40 @@ class DecisionEventV1:
         except UnicodeEncodeError:
             return json.dumps(self.to_dict(), ensure_ascii=True, separators=(",", ":"), default=str) + "\n"
         return line
+
+
+def review_event(
+    id: str,
+    *,
+    policy: dict[str, str],
+    outcome: str,
+    reason: str,
+    risk_level: str,
+    excerpt: str,
+    review: dict[str, Any],
+    duration_ms: float = 0.0,
+    now: str | None = None,
+) -> DecisionEventV1:
+    """A line of the review pipeline that is not one decision (a `battery_summary`), in the
+    same versioned shape, so that `redline log` reads it like any other."""
+    return DecisionEventV1(
+        id=id,
+        time=now or _utc_now(),
+        policy=dict(policy),
+        outcome=outcome,
+        reason=reason,
+        risk_level=risk_level,
+        rules_fired=(),
+        suppressed=(),
+        layers={},
+        context=None,
+        timings_ms={"total": round(float(duration_ms), 4)},
+        text_chars=0,
+        text_excerpt=_clean_string(excerpt)[:EXCERPT_CHARS],
+        erased=(),
+        erased_total=0,
+        review=_metadata(review),
+    )
 
 
 def event_from_decision(decision: Decision, text: Any, *, now: str | None = None) -> DecisionEventV1:
@@ -156,6 +192,7 @@ def event_from_decision(decision: Decision, text: Any, *, now: str | None = None
         error=_clean_string(decision.error) if decision.error is not None else None,
         action=_metadata(decision.action.to_dict()) if decision.action is not None else None,
         omitted=dict(decision.omitted),
+        review=_metadata(decision.review) if decision.review is not None else None,
     )
 
 
@@ -174,6 +211,11 @@ def shrink_event(event: DecisionEventV1) -> DecisionEventV1:
     )
     if len(smaller.to_json_line().encode("utf-8")) <= MAX_LINE_BYTES:
         return smaller
+    review = event.review
+    if review is not None:  # counts and verdicts stay; long lists (a battery's fixtures) are cut
+        review = {k: (v[:5] if isinstance(v, list) else v) for k, v in review.items()}
+        review["shrunk"] = True
     return dataclasses.replace(
-        smaller, layers={"dropped": "over the line limit"}, context=None, suppressed=(), rules_fired=smaller.rules_fired[:50]
+        smaller, layers={"dropped": "over the line limit"}, context=None, suppressed=(), rules_fired=smaller.rules_fired[:50],
+        review=review,
     )
