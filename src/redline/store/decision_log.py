@@ -106,6 +106,14 @@ class DecisionLog:
         """Append the event for `decision`; False (and counted) when it could not be stored."""
         try:
             event = event_from_decision(decision, text)
+        except Exception as exc:  # a malformed decision must not fail the check that made it
+            with self._mutex:
+                return self._failed(f"cannot build the event: {type(exc).__name__}: {exc}")
+        return self.write_event(event)
+
+    def write_event(self, event: DecisionEventV1) -> bool:
+        """Append `event` (a decision's, or a review line such as a battery summary)."""
+        try:
             line = event.to_json_line().encode("utf-8")
             if len(line) > MAX_LINE_BYTES:
                 line = shrink_event(event).to_json_line().encode("utf-8")
