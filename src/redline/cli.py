@@ -17,6 +17,7 @@ from redline.actions_cli import decide, domains, print_header
 from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
+from redline.review_cli import canary_app, reviewed_check, soak_report_command
 from redline.service.serve_cli import serve
 from redline.store.log_cli import log_app
 from redline.terminal import EXIT_HELP, EXIT_USAGE, around, console, exit_code, marked, safe
@@ -32,6 +33,8 @@ out = console()
 err = console(stderr=True)
 
 app.add_typer(log_app, name="log")
+app.add_typer(canary_app, name="canary")
+app.command(name="soak-report")(soak_report_command)
 app.command()(serve)
 app.command()(decide)
 app.command()(domains)
@@ -135,6 +138,12 @@ def _print_decision(decision: Decision, text: str) -> None:
         out.print(Text.assemble(("text: ", "dim"), marked(text, spans)))
     else:
         out.print(Text(f"text: {len(text):,} characters, shown above around each finding", style="dim"))
+    review = decision.review or {}
+    if review.get("answer") == "without_context":
+        out.print(Text(f"watch mode: with the conversation the gate would return {review['enforced_outcome']} "
+                       f"(pair {review['pair_id']}); this answer is the one without it", style="cyan"))
+    elif review.get("ignored_because"):
+        out.print(Text(f"the conversation was not read: {review['ignored_because']}", style="cyan"))
     timing = decision.timings_ms.get("total")
     if timing is not None:
         out.print(Text(f"checked in {timing:.3f} ms", style="dim"))
@@ -160,7 +169,7 @@ def check(
         body = _read_text(text)
     except RedlineError as exc:
         raise _fail(exc) from None
-    decision = gate.check(body, context=conversation, confidence=confidence)
+    decision = reviewed_check(gate, body, conversation, confidence)  # as the review flags say
     if as_json:
         print(json.dumps(decision.to_dict(), ensure_ascii=False))
     else:
