@@ -202,7 +202,9 @@ def make_server(
     """Start servers on this module's backend; each gets its own database and folder."""
     started: list[LiveServer] = []
 
-    def make(*args: str, log_path: Path | None = None, policies: Path | None = None) -> LiveServer:
+    def make(
+        *args: str, log_path: Path | None = None, policies: Path | None = None, env: dict[str, str] | None = None
+    ) -> LiveServer:
         root = tmp_path_factory.mktemp(f"server-{backend}")
         if policies is None:
             policies = root / "policies"
@@ -218,6 +220,7 @@ def make_server(
             log_path=log_path or root / "redline.decisions.jsonl",
             output=root / "server.log",
             args=args,
+            env=dict(env or {}),
         )
         started.append(server)
         server.run()

@@ -30,6 +30,12 @@ HELD = "I have approved a full refund."
 ServerFactory = Callable[..., LiveServer]
 
 
+@pytest.fixture(scope="module")
+def server(make_server: ServerFactory) -> LiveServer:
+    """The module's server reads conversations and acts on them (review.context live, enforce)."""
+    return make_server(env={"REDLINE_REVIEW_CONTEXT": "live", "REDLINE_REVIEW_MODE": "enforce"})
+
+
 def check(http: httpx.Client, server: LiveServer, text: str, role: str = "expert", **extra: Any) -> httpx.Response:
     return http.post("/v1/check", headers=server.auth(role), json={"policy": POLICY, "text": text, **extra})
 

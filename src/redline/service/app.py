@@ -19,9 +19,11 @@ from fastapi import FastAPI
 from redline import __version__
 from redline.domains.registry import DomainRegistry
 from redline.errors import DomainError
-from redline.service import errors, http_protocol, routes, routes_decide, routes_review
+from redline.service import errors, http_protocol, routes, routes_canary, routes_decide, routes_review
 from redline.service.limits import BodyLimit
+from redline.review.flags import settings_path
 from redline.service.policies import PolicyRegistry
+from redline.service.review_state import ReviewState, license_hook_from_env
 from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
 from redline.service.state import Service
 from redline.service.tokens import HOW_TO_SET, TokenRegistry
@@ -45,7 +47,8 @@ queue) or `operator` (checks, policies, audit reading, metrics). Errors have the
 def build_service(settings: Settings) -> Service:
     if not settings.tokens:
         raise ServiceConfigError(f"no bearer tokens are configured, so nobody could call the service: {HOW_TO_SET}")
-    policies = PolicyRegistry(settings.policies_dir)
+    hook_name, hook = license_hook_from_env()
+    policies = PolicyRegistry(settings.policies_dir, license=hook)
     policies.load(strict=settings.strict_start)
     store = AuditStore(settings.db_url)
     try:
@@ -59,7 +62,11 @@ def build_service(settings: Settings) -> Service:
         store.close()
         raise ServiceConfigError(str(exc)) from exc
     decisions = DecisionLog(settings.log_path, max_bytes=settings.log_max_bytes, backups=settings.log_backups)
-    return Service(settings, TokenRegistry(settings.tokens), policies, decisions, store, domains=domains)
+    review = ReviewState(
+        settings_path(settings.review_settings), decisions, reload_interval_s=settings.reload_interval_s,
+        test_hook=hook_name, canary_every_s=settings.canary_every_s,
+    )  # fmt: skip
+    return Service(settings, TokenRegistry(settings.tokens), policies, decisions, store, domains=domains, review=review)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -70,10 +77,16 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         svc.policies.start(settings.reload_interval_s)
+        svc.flags.start(svc.policies)
+
+        def on_hup() -> None:
+            svc.policies.request_reload()
+            svc.flags.flags.reload()
+
         loop = asyncio.get_running_loop()
         hup = False
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(signal.SIGHUP, svc.policies.request_reload)
+            loop.add_signal_handler(signal.SIGHUP, on_hup)
             hup = True
         log.info(
             "redline %s serving %d policies from %s (pid %d)",
@@ -102,6 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(routes_review.router)
     app.include_router(routes_decide.router)
+    app.include_router(routes_canary.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(errors.Guard)  # added last: the outermost of ours
     return app

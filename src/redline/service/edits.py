@@ -54,7 +54,7 @@ def edit_item(svc: Service, item_id: int, expert: str, text: str) -> EditResult:
             "edit cannot be checked; load the policy again, or reject the item"
         )
     check = gate.check(text)
-    svc.record(check, text, queue=False)
+    check = svc.record(check, text, queue=False)
     stamp = (check.id, check.outcome)
     if check.outcome is Outcome.REFUSE:
         return EditResult(EditVerdict.REFUSED, svc.store.hold_edit(item_id, None, check=stamp), check)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from redline.review.canary import RESERVED_PREFIX, is_reserved
 from redline.service.models_decide import ActionOut
 from redline.types import Outcome, RiskLevel
 
@@ -16,6 +17,13 @@ POLICY_NAME = r"^[a-z0-9-]{1,100}$"
 DECISION_ID = r"^[A-Za-z0-9_.:-]{1,64}$"
 RECIPIENT = r"^[A-Za-z0-9_.:-]{1,64}$"
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def not_reserved(value: str | None) -> str | None:
+    """A user id that is not in the canary battery's namespace (only a battery run uses it)."""
+    if is_reserved(value):
+        raise ValueError(f"ids starting with {RESERVED_PREFIX!r} are reserved for the canary battery; use another id")
+    return value
 
 
 def storable(value: str | None) -> str | None:
@@ -45,6 +53,11 @@ class MessageIn(BaseModel):
     def _storable(cls, value: str | None) -> str | None:
         return storable(value)
 
+    @field_validator("sender_uid")
+    @classmethod
+    def _not_reserved(cls, value: str | None) -> str | None:
+        return not_reserved(value)
+
 
 class ContextIn(BaseModel):
     """The conversation a check may carry (DESIGN.md section 6); unknown keys are dropped."""
@@ -61,7 +74,7 @@ class ContextIn(BaseModel):
     @field_validator("operator_uid")
     @classmethod
     def _storable(cls, value: str | None) -> str | None:
-        return storable(value)
+        return not_reserved(storable(value))
 
 
 class CheckRequest(_In):
@@ -150,6 +163,11 @@ class FullDecision(BaseModel):
     action: ActionOut | None = Field(default=None, description="For an action: signals, thresholds, the deciding test.")
     omitted: dict[str, int] = Field(
         default_factory=dict, description="Findings and suppressed hits left out of this answer by the caps."
+    )
+    review: dict[str, Any] | None = Field(
+        default=None,
+        description="The review flags in force (`context`, `mode`), whether the conversation was read, whether "
+        "this is the decision acted on, `would_block`, `enforced_outcome` and, in watch mode, the `pair_id`.",
     )
 
 
@@ -294,3 +312,8 @@ class HealthOut(BaseModel):
     policies: int
     policy_errors: int
     decision_log: LogHealth
+    review: dict[str, Any] | None = Field(
+        default=None,
+        description="The review flags (`context`: dark|dev|live, `mode`: watch|enforce, per policy), where they "
+        "came from, why any fell back to the safe setting, the canary schedule and the last battery run.",
+    )

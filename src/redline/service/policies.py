@@ -18,6 +18,7 @@ from pathlib import Path
 from redline.decide.gate import Gate
 from redline.errors import PolicyError
 from redline.policy import load_policy
+from redline.review.license import License
 from redline.service.settings import ServiceConfigError
 
 log = logging.getLogger("redline.service.policies")
@@ -41,8 +42,9 @@ class Loaded:
 
 
 class PolicyRegistry:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, license: License | None = None) -> None:
         self.directory = directory
+        self._license = license  # another license only for tests (service.testing)
         self._files: dict[Path, Loaded] = {}
         self._stamps: dict[Path, Stamp] = {}
         self._by_name: dict[str, Gate] = {}
@@ -86,7 +88,7 @@ class PolicyRegistry:
         policy = load_policy(path)
         gate = self._gates.get(policy.hash)
         if gate is None:
-            gate = Gate(policy)
+            gate = Gate(policy, license=self._license)
             self._gates[policy.hash] = gate
         return gate
 

@@ -80,8 +80,8 @@ def check(
             known_policies=known,
         )
     context = body.context.model_dump() if body.context is not None else None
-    decision = gate.check(body.text, context=context, confidence=body.confidence)
-    svc.record(decision, body.text)
+    reviewed = svc.flags.check(gate, body.text, context, body.confidence)  # the review flags decide
+    decision = svc.record(reviewed.answer, body.text)
     svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
     svc.metrics.latency.observe(perf_counter() - started)
     if principal.role is Role.CLIENT:
@@ -162,10 +162,11 @@ def healthz(request: Request, response: Response) -> HealthOut:
     loaded = len(svc.policies.names())
     errors = sum(1 for f in files if f.last_error)
     failing = svc.decisions.failing
+    review = svc.flags.health()
     if db != "ok" or loaded == 0:
         status = "unavailable"
         response.status_code = 503
-    elif failing or errors:
+    elif failing or errors or review["errors"] or review["test_hook"]:
         status = "degraded"
     else:
         status = "ok"
@@ -177,6 +178,7 @@ def healthz(request: Request, response: Response) -> HealthOut:
         policies=loaded,
         policy_errors=errors,
         decision_log=LogHealth(path=svc.decisions.path, write_failures=svc.decisions.failures, failing=failing),
+        review=review,
     )
 
 

@@ -59,7 +59,7 @@ def decide(body: DecideRequest, request: Request, principal: Principal = Depends
         raise RequestValidationError(
             [{"loc": ("body", "input", *e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors]
         ) from exc
-    svc.record(decision, action_text(body.input))
+    decision = svc.record(decision, action_text(body.input))
     svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
     if principal.role is Role.CLIENT:
         return client_view(decision)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 import shlex
 from importlib.resources import files
@@ -17,7 +18,7 @@ from typing import Optional
 import typer
 
 from redline.errors import RedlineError
-from redline.service.settings import MIB, SETTINGS_ENV, Role, Settings, TokenHash
+from redline.service.settings import MIB, SETTINGS_ENV, Role, ServiceConfigError, Settings, TokenHash
 from redline.service.tokens import digest, tokens_from
 
 DEMO_DB = "sqlite:///redline-demo.db"
@@ -49,6 +50,17 @@ def _print_demo(tokens: dict[Role, str], host: str, port: int) -> None:
         "",
     ]
     typer.echo("\n".join(lines))
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(value: str, option: str) -> float:
+    """`24h`, `30m`, `90s`, `1d` or plain seconds, as seconds; at least one second."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", value.lower())
+    if match is None or float(match.group(1)) * _UNITS[match.group(2) or "s"] < 1:
+        raise ServiceConfigError(f"{option} {value!r} is not a duration of at least a second; write e.g. 24h, 30m or 90s")
+    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
 
 
 def serve(
@@ -87,6 +99,12 @@ def serve(
     max_connections: int = typer.Option(
         1000, "--max-connections", min=1, help="Open connections per worker; more are closed at once."
     ),
+    settings_file: Optional[Path] = typer.Option(
+        None, "--settings", help="Settings file with the review flags (default $REDLINE_SETTINGS, else ./redline.yaml)."
+    ),
+    canary_every: Optional[str] = typer.Option(
+        None, "--canary-every", help="Run the canary battery this often (24h, 30m, 90s); off by default."
+    ),
 ) -> None:
     """Run the HTTP service (OpenAPI at /docs and /openapi.json)."""
     import uvicorn
@@ -97,6 +115,7 @@ def serve(
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s: %(message)s")
     try:
+        every = parse_duration(canary_every, "--canary-every") if canary_every is not None else None
         hashed = list(tokens_from(tokens))
         demo_tokens: dict[Role, str] = {}
         if demo:
@@ -119,6 +138,8 @@ def serve(
             max_header_bytes=max_header_bytes,
             header_timeout_s=header_timeout,
             max_connections=max_connections,
+            review_settings=settings_file,
+            canary_every_s=every,
         )
         if workers == 1:
             target = create_app(settings)

@@ -56,6 +56,12 @@ class Settings(BaseModel):
     max_header_bytes: int = Field(default=32 * 1024, ge=1024, description="request line and headers; past it: 431")
     header_timeout_s: float = Field(default=10.0, gt=0, description="time a connection has to send its headers")
     max_connections: int = Field(default=1000, ge=1, description="open connections per worker process")
+    review_settings: Path | None = Field(
+        default=None, description="the settings file with the review flags (None: $REDLINE_SETTINGS or ./redline.yaml)"
+    )
+    canary_every_s: float | None = Field(
+        default=None, gt=0, description="run the canary battery this often (None: never; a manual action)"
+    )
 
 
 class ServiceConfigError(RedlineError):

@@ -18,6 +18,7 @@ from redline.domains.registry import DomainRegistry
 from redline.service.errors import ApiError
 from redline.service.metrics import Metrics
 from redline.service.policies import PolicyRegistry
+from redline.service.review_state import ReviewState
 from redline.service.settings import Settings
 from redline.service.tokens import TokenRegistry
 from redline.store.decision_log import DecisionLog
@@ -41,19 +42,30 @@ class Service:
     store: AuditStore
     metrics: Metrics = field(default_factory=Metrics)
     domains: DomainRegistry = field(default_factory=DomainRegistry.default)
+    review: ReviewState | None = None  # None: the flags of the environment (and ./redline.yaml)
     actions: Gate = field(init=False)  # decides actions: no text policy, the domains above
     _writes: contextlib.AbstractContextManager[object] = field(init=False)
 
     def __post_init__(self) -> None:
         self.actions = Gate(domains=self.domains)
+        if self.review is None:
+            self.review = ReviewState(None, self.decisions)
         # SQLite has one writer at a time, and a connection that finds the lock taken
         # sleeps in growing steps (up to 100 ms) before it tries again: threads of one
         # process queue far better on a lock of ours. PostgreSQL needs no such thing.
         self._writes = threading.Lock() if self.store.backend == "sqlite" else contextlib.nullcontext()
 
-    def record(self, decision: Decision, text: str, *, queue: bool = True) -> None:
+    @property
+    def flags(self) -> ReviewState:
+        assert self.review is not None  # set in __post_init__
+        return self.review
+
+    def record(self, decision: Decision, text: str, *, queue: bool = True) -> Decision:
         """The log line, then the audit row (and, when held and `queue`, its queue item);
-        raises a 503 ApiError when the row is not stored."""
+        raises a 503 ApiError when the row is not stored. Returns the decision as recorded:
+        with its `review` block (the flags in force) when it came without one."""
+        if decision.review is None:
+            decision = self.flags.stamp(decision, self.policies.get(decision.policy_name))
         if not self.decisions.write(decision, text):
             self.metrics.log_failures.inc()
             failures = self.decisions.failures
@@ -74,8 +86,10 @@ class Service:
                 id=decision.id,
                 headers={"Retry-After": "1"},
             ) from exc
+        return decision
 
     def close(self) -> None:
+        self.flags.stop()
         self.policies.stop()
         self.decisions.close()
         self.store.close()
