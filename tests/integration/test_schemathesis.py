@@ -4,7 +4,8 @@ gets a 5xx, and every response matches its documented schema.
 Run through Schemathesis's own command line (all its phases: examples, coverage, fuzzing,
 stateful), bounded at 50 examples per operation. A hook sends most generated checks to
 the loaded policy (random names would only ever reach the 404) and uses the operator
-token for /metrics and the explain view of a policy; every other request carries the
+token for /metrics, the explain view of a policy and the canary battery (the server reads
+conversations, so that the battery runs); every other request carries the
 expert token.
 """
 
@@ -28,7 +29,9 @@ def before_call(context, case, kwargs):
     if case.path == "/v1/check" and isinstance(case.body, dict) and isinstance(case.body.get("policy"), str):
         if hash(repr(case.body.get("text"))) % 4:
             case.body["policy"] = "example-support"
-    if case.path in ("/metrics", "/v1/policies/{name}"):
+    if case.path == "/review/canary-battery/run" and isinstance(case.body, dict) and hash(repr(case.body)) % 2:
+        case.body["policy"] = "example-support"
+    if case.path in ("/metrics", "/v1/policies/{name}", "/review/canary-battery/run"):
         case.headers = {**(case.headers or {}), "Authorization": "Bearer " + os.environ["REDLINE_OPERATOR_TOKEN"]}
     if case.path == "/v1/policies/{name}" and hash(repr(case.path_parameters)) % 2:
         case.path_parameters = {**(case.path_parameters or {}), "name": "example-support"}
@@ -41,7 +44,8 @@ def test_no_input_gets_a_server_error_and_every_reply_matches_the_schema(db_url:
     shutil.copy(ROOT / "examples" / "policy.yaml", policies / "example.yaml")
     hooks = tmp_path / "st_hooks.py"
     hooks.write_text(HOOKS)
-    with LiveServer(policies, db_url, tmp_path / "decisions.jsonl", tmp_path / "server.log") as server:
+    live = {"REDLINE_REVIEW_CONTEXT": "live"}  # so that the canary battery route runs (503 while dark)
+    with LiveServer(policies, db_url, tmp_path / "decisions.jsonl", tmp_path / "server.log", env=live) as server:
         server.run()
         env = {
             **os.environ,
@@ -64,7 +68,7 @@ def test_no_input_gets_a_server_error_and_every_reply_matches_the_schema(db_url:
                 break
         output = result.stdout + result.stderr
         assert result.returncode == 0, _problems(output)
-        assert "Tested: 15" in output, output[-4000:]
+        assert "Tested: 16" in output, output[-4000:]
     server_output = server.tail(500_000)
     assert "Traceback" not in server_output, server_output[-8000:]
 

@@ -176,3 +176,17 @@ def test_canary_run_command_with_a_bad_policy_exits_2(tmp_path: Path) -> None:
     bad = tmp_path / "p.yaml"
     bad.write_text("version: 2\n")
     assert runner.invoke(app, ["canary", "run", str(bad), "--log", str(tmp_path / "d.jsonl")]).exit_code == 2
+
+
+def test_the_pipeline_own_ids_survive_the_scrubber(tmp_path: Path) -> None:
+    import dataclasses
+
+    gate = Gate(load_policy(EXAMPLE))
+    reviewed = review_check(gate, TRACE, ASK, 100, WATCH)
+    pair_id = "pair-692d897f747d03c4a057000007cf"  # random hex that the scrubber takes for a secret
+    shadow = dataclasses.replace(reviewed.shadow, review={**reviewed.shadow.review, "pair_id": pair_id, "text": "body"})
+    with DecisionLog(tmp_path / "d.jsonl") as decisions:
+        decisions.write(shadow, TRACE)
+    (event,) = read_events(tmp_path / "d.jsonl").events
+    assert event["review"]["pair_id"] == pair_id
+    assert "text" not in event["review"]  # a key that names a body is never kept

@@ -65,6 +65,28 @@ def _metadata(value: Any) -> Any:
     return _clean_string(getattr(value, "value", None) or str(value))
 
 
+# Ids the review pipeline makes itself (`pair-…`, `canary-…`, decision ids, policy hashes):
+# random hex may look like a secret to the scrubber, and a scrubbed id pairs with nothing.
+_ID_KEYS = frozenset({"id", "pair_id", "with_context_id", "without_context_id", "run_id", "policy_hash"})
+_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+
+
+def _review_metadata(value: Any) -> Any:
+    """`_metadata` for a review block, whose own ids are kept as they are."""
+    if isinstance(value, dict):
+        kept: dict[str, Any] = {}
+        for key, item in value.items():
+            key = str(key)
+            if key.lower() in _BODY_KEYS and not (isinstance(item, (int, float)) or item is None):
+                continue
+            own_id = key in _ID_KEYS and isinstance(item, str) and _ID.fullmatch(item)
+            kept[key] = item if own_id else _review_metadata(item)
+        return kept
+    if isinstance(value, (list, tuple)):
+        return [_review_metadata(item) for item in value]
+    return _metadata(value)
+
+
 def _utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -159,7 +181,7 @@ def review_event(
         text_excerpt=_clean_string(excerpt)[:EXCERPT_CHARS],
         erased=(),
         erased_total=0,
-        review=_metadata(review),
+        review=_review_metadata(review),
     )
 
 
@@ -192,7 +214,7 @@ def event_from_decision(decision: Decision, text: Any, *, now: str | None = None
         error=_clean_string(decision.error) if decision.error is not None else None,
         action=_metadata(decision.action.to_dict()) if decision.action is not None else None,
         omitted=dict(decision.omitted),
-        review=_metadata(decision.review) if decision.review is not None else None,
+        review=_review_metadata(decision.review) if decision.review is not None else None,
     )
 
 
