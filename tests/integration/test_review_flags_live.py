@@ -122,6 +122,9 @@ def test_the_scheduled_battery_writes_a_summary_each_period(minting: LiveServer)
 
     runs = wait_for(lambda: len(scheduled()) >= 2 and scheduled(), timeout=30)
     assert all(run["review"]["passed"] for run in runs)
+    metrics = httpx.get(minting.url + "/metrics", headers=minting.auth("operator")).text
+    assert 'redline_canary_runs_total{result="passed"}' in metrics
+    assert "redline_context_minted_blocks_total 1.0" in metrics
 
 
 def test_a_settings_file_that_does_not_resolve_is_dark_and_degraded(make_server: Callable[..., LiveServer], tmp_path: Path) -> None:

@@ -81,7 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
 
         def on_hup() -> None:
             svc.policies.request_reload()
-            svc.flags.flags.reload()
+            svc.flags.source.reload()
 
         loop = asyncio.get_running_loop()
         hup = False

@@ -50,6 +50,17 @@ class Metrics:
             "Policy files whose latest version did not load (the last good one is served).",
             registry=self.registry,
         )
+        self.context_minted = Counter(
+            "redline_context_minted_blocks",
+            "Watch-mode pairs whose decision WITH the conversation was the more restrictive (the license is broken).",
+            registry=self.registry,
+        )
+        self.canary_runs = Counter(
+            "redline_canary_runs",
+            "Canary battery runs, by result: passed, laundered or inconclusive.",
+            ("result",),
+            registry=self.registry,
+        )
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

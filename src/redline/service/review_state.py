@@ -23,6 +23,7 @@ from redline.review.fixtures import load_fixtures
 from redline.review.flags import FlagSource, PolicyFlags, ReviewFlags
 from redline.review.license import License
 from redline.review.watch import Reviewed, review_check, stamp_plain
+from redline.service.metrics import Metrics
 from redline.store.decision_log import DecisionLog
 from redline.store.review_log import LogSummarySink
 from redline.types import Decision
@@ -62,20 +63,21 @@ class ReviewState:
         test_hook: str | None = None,
         canary_every_s: float | None = None,
     ) -> None:
-        self.flags = FlagSource(settings_path, interval=reload_interval_s)
+        self.source = FlagSource(settings_path, interval=reload_interval_s)
         self.decisions = decisions
         self.test_hook = test_hook
         self.canary_every_s = canary_every_s
         self.last_run: dict[str, Any] | None = None
+        self.metrics: Metrics | None = None  # the service's, set when it is built
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock_fd: int | None = None
-        for problem in self.flags.current().errors:
+        for problem in self.source.current().errors:
             log.error("review settings: %s (the safe setting is used)", problem)
 
     # flags ---------------------------------------------------------------------------
     def current(self) -> ReviewFlags:
-        return self.flags.current()
+        return self.source.current()
 
     def for_gate(self, gate: Gate) -> PolicyFlags:
         return self.current().for_policy(gate.policy.name, development=gate.policy.development)
@@ -93,6 +95,8 @@ class ReviewState:
         if reviewed.shadow is not None:  # logged only: never an audit row or a queue item
             self.decisions.write(reviewed.shadow, text)
         if reviewed.context_minted:
+            if self.metrics is not None:
+                self.metrics.context_minted.inc()
             log.error("context-minted block in pair %s (policy %s)", reviewed.answer.review and
                       reviewed.answer.review.get("pair_id"), gate.policy.name)  # fmt: skip
         return reviewed
@@ -116,6 +120,9 @@ class ReviewState:
         )  # fmt: skip
         self.last_run = {"run_id": run.run_id, "policy": run.policy_name, "passed": run.passed,
                          "conclusive": run.conclusive, "counts": run.counts, "trigger": trigger}  # fmt: skip
+        if self.metrics is not None:
+            result = "passed" if run.passed else "laundered" if run.counts["laundered"] else "inconclusive"
+            self.metrics.canary_runs.labels(result).inc()
         level = logging.INFO if run.passed else logging.ERROR
         log.log(level, "%s (policy %s, %s)", run.headline(), run.policy_name, run.run_id)
         return run

@@ -50,6 +50,7 @@ class Service:
         self.actions = Gate(domains=self.domains)
         if self.review is None:
             self.review = ReviewState(None, self.decisions)
+        self.review.metrics = self.metrics
         # SQLite has one writer at a time, and a connection that finds the lock taken
         # sleeps in growing steps (up to 100 ms) before it tries again: threads of one
         # process queue far better on a lock of ours. PostgreSQL needs no such thing.

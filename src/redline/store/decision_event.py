@@ -41,11 +41,18 @@ def _clean_string(value: str) -> str:
     return scrub(value).text[:MAX_STRING_CHARS]
 
 
-def _metadata(value: Any) -> Any:
+# Ids the review pipeline makes itself (`pair-…`, `canary-…`, decision ids, policy hashes):
+# random hex may look like a secret to the scrubber, and a scrubbed id pairs with nothing.
+_ID_KEYS = frozenset({"id", "pair_id", "with_context_id", "without_context_id", "run_id", "policy_hash"})
+_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+
+
+def _metadata(value: Any, *, ids: bool = False) -> Any:
     """JSON-safe copy of context or layer metadata with no message body left in it.
 
     A key that names a body (`text`, `messages`, `body`…) is kept only when its value is
-    a count; free strings (an error that quotes its input) are scrubbed and cut.
+    a count; free strings (an error that quotes its input) are scrubbed and cut. With
+    `ids` (a review block), the pipeline's own ids under `_ID_KEYS` are kept as they are.
     """
     if isinstance(value, dict):
         kept: dict[str, Any] = {}
@@ -53,38 +60,17 @@ def _metadata(value: Any) -> Any:
             key = str(key)
             if key.lower() in _BODY_KEYS and not (isinstance(item, (int, float)) or item is None):
                 continue
-            kept[key] = _metadata(item)
+            own_id = ids and key in _ID_KEYS and isinstance(item, str) and _ID.fullmatch(item)
+            kept[key] = item if own_id else _metadata(item, ids=ids)
         return kept
     if isinstance(value, (list, tuple, set, frozenset)):
         items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
-        return [_metadata(item) for item in items]
+        return [_metadata(item, ids=ids) for item in items]
     if isinstance(value, str):
         return _clean_string(value)
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return _clean_string(getattr(value, "value", None) or str(value))
-
-
-# Ids the review pipeline makes itself (`pair-…`, `canary-…`, decision ids, policy hashes):
-# random hex may look like a secret to the scrubber, and a scrubbed id pairs with nothing.
-_ID_KEYS = frozenset({"id", "pair_id", "with_context_id", "without_context_id", "run_id", "policy_hash"})
-_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
-
-
-def _review_metadata(value: Any) -> Any:
-    """`_metadata` for a review block, whose own ids are kept as they are."""
-    if isinstance(value, dict):
-        kept: dict[str, Any] = {}
-        for key, item in value.items():
-            key = str(key)
-            if key.lower() in _BODY_KEYS and not (isinstance(item, (int, float)) or item is None):
-                continue
-            own_id = key in _ID_KEYS and isinstance(item, str) and _ID.fullmatch(item)
-            kept[key] = item if own_id else _review_metadata(item)
-        return kept
-    if isinstance(value, (list, tuple)):
-        return [_review_metadata(item) for item in value]
-    return _metadata(value)
 
 
 def _utc_now() -> str:
@@ -181,7 +167,7 @@ def review_event(
         text_excerpt=_clean_string(excerpt)[:EXCERPT_CHARS],
         erased=(),
         erased_total=0,
-        review=_review_metadata(review),
+        review=_metadata(review, ids=True),
     )
 
 
@@ -214,7 +200,7 @@ def event_from_decision(decision: Decision, text: Any, *, now: str | None = None
         error=_clean_string(decision.error) if decision.error is not None else None,
         action=_metadata(decision.action.to_dict()) if decision.action is not None else None,
         omitted=dict(decision.omitted),
-        review=_review_metadata(decision.review) if decision.review is not None else None,
+        review=_metadata(decision.review, ids=True) if decision.review is not None else None,
     )
 
 
