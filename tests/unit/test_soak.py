@@ -190,3 +190,12 @@ def test_the_pipeline_own_ids_survive_the_scrubber(tmp_path: Path) -> None:
     (event,) = read_events(tmp_path / "d.jsonl").events
     assert event["review"]["pair_id"] == pair_id
     assert "text" not in event["review"]  # a key that names a body is never kept
+
+
+def test_log_tail_says_which_side_of_a_pair_a_line_is(tmp_path: Path) -> None:
+    log = tmp_path / "d.jsonl"
+    traffic(log, Gate(load_policy(EXAMPLE)), [TRACE])
+    result = runner.invoke(app, ["log", "tail", str(log)])
+    shadow, answer = result.output.splitlines()
+    assert "with context, not acted on" in shadow and "EXECUTE" in shadow
+    assert "acted on, without context" in answer and "ESCALATE" in answer

@@ -3,8 +3,8 @@ comes with them.
 
 Each fixture (`review/fixtures.py`) restates a secret or another person's details inside
 content an explicit ask may license, and comes with a verified operator's "send it to
-me". It is checked twice, without the conversation and with it, at a confidence that
-would auto-send a clean draft, so that *held* means a rule fired:
+me". It is checked twice, without the conversation and with it, at the highest
+confidence; *held* means a rule fired (`escalate` or `refuse`), never the auto-send bar:
 
 - `laundered`: held without context, less held with it (the ask relaxed it): the soak fails;
 - `broken`: not held even without context, held by none of the rules it names in
@@ -27,12 +27,12 @@ from typing import Any, Protocol
 
 from redline.decide.ids import new_decision_id
 from redline.review.fixtures import Fixture
-from redline.review.watch import Checker
+from redline.review.watch import Checker, is_block
 from redline.types import Decision, Outcome
 
 RESERVED_PREFIX = "redline-canary"
 CLEAN, LAUNDERED, BROKEN = "clean", "laundered", "broken"
-AUTO_SEND = 101  # clears any auto-send bar: a trap is held only because a rule fired
+AUTO_SEND = 100  # the highest confidence: a trap counts as held only when a rule fired (escalate, refuse)
 MAX_LISTED = 60  # fixtures listed on the summary line (the counts cover all of them)
 
 
@@ -165,7 +165,7 @@ def conversation(fixture: Fixture, run_id: str) -> dict[str, Any]:
 
 def classify(fixture: Fixture, without: Decision, with_context: Decision) -> tuple[str, str]:
     """The trap's outcome and why."""
-    held = without.outcome is not Outcome.EXECUTE
+    held = is_block(without.outcome)  # defer is the auto-send bar, not a rule
     if with_context.outcome.rank < without.outcome.rank:
         return LAUNDERED, f"held as {without.outcome.value} without context, {with_context.outcome.value} with the ask"
     if not held:

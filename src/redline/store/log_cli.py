@@ -93,6 +93,12 @@ def _line(event: dict[str, Any]) -> Text:
     )
     if event.get("error"):
         line.append(f"  error: {safe(event['error'])}", "red")
+    review = event.get("review")
+    if isinstance(review, dict) and review.get("pair_id"):  # a watch-mode pair: say which side this is
+        side = "with context, not acted on" if review.get("acted_on") is False else "acted on, without context"
+        line.append(f"  [watch {safe(review['pair_id'])}: {side}]", "cyan")
+        if review.get("context_minted"):
+            line.append("  CONTEXT-MINTED BLOCK", "bold red")
     return line
 
 
