@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from redline import Gate, Outcome, parse_policy
+from pathlib import Path
+
+from redline import Gate, Outcome, load_policy
 from redline.review.flags import PolicyFlags, parse_flags
 from redline.review.watch import review_check
 from redline.service.testing import minting_license
 
-POLICY = """
-version: 1
-name: watch-test
-auto_send: {min_confidence: 0}
-skills:
-  - slug: billing
-    red_lines:
-      - id: no-refund
-        rule: Never promise a refund.
-        severity: block
-detectors: {credentials: refuse, pii: escalate, technical_content: escalate}
-"""
-GATE = Gate(parse_policy(POLICY))
-MINTING = Gate(parse_policy(POLICY), license=minting_license)
+EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "policy.yaml"
+GATE = Gate(load_policy(EXAMPLE))
+MINTING = Gate(load_policy(EXAMPLE), license=minting_license)
 TRACE = (
     "Here is what the server logged:\nTraceback (most recent call last):\n"
     '  File "/srv/acme/billing/sync.py", line 88, in push\n    raise SyncError(code)\nSyncError: 502'
@@ -29,8 +20,8 @@ ASK = {"operator_uid": "u-1", "messages": [{"role": "user", "sender_uid": "u-1",
 
 
 def flags(context: str = "live", mode: str = "watch", **policy: object) -> PolicyFlags:
-    data = {"review": {"context": context, "mode": mode, "policies": {"watch-test": policy} if policy else {}}}
-    return parse_flags(data).for_policy("watch-test", development=False)
+    data = {"review": {"context": context, "mode": mode, "policies": {"example-support": policy} if policy else {}}}
+    return parse_flags(data).for_policy("example-support", development=False)
 
 
 def test_in_watch_mode_a_licensed_draft_is_answered_without_context() -> None:
@@ -79,8 +70,8 @@ def test_while_dark_the_conversation_is_not_read() -> None:
 
 def test_dev_reads_the_conversation_of_a_development_policy_only() -> None:
     dev = parse_flags({"review": {"context": "dev", "mode": "enforce"}})
-    production = review_check(GATE, TRACE, ASK, 100, dev.for_policy("watch-test", development=False))
-    staging = review_check(GATE, TRACE, ASK, 100, dev.for_policy("watch-test", development=True))
+    production = review_check(GATE, TRACE, ASK, 100, dev.for_policy("example-support", development=False))
+    staging = review_check(GATE, TRACE, ASK, 100, dev.for_policy("example-support", development=True))
     assert production.answer.outcome is Outcome.ESCALATE
     assert staging.answer.outcome is Outcome.EXECUTE
 
