@@ -31,7 +31,7 @@ import pytest
 from redline.service.testing import LiveServer
 
 PG_URL_ENV = "REDLINE_TEST_POSTGRES_URL"
-REDLINE_TABLES = ("queue_items", "decisions", "redline_alembic_version")
+REDLINE_TABLES = ("queue_leases", "workspace_sessions", "queue_items", "decisions", "redline_alembic_version")
 PG_SEARCH = ("/usr/lib/postgresql/*/bin", "/usr/pgsql-*/bin", "/usr/local/pgsql/bin", "/opt/homebrew/opt/postgresql*/bin")
 
 

@@ -106,7 +106,7 @@ def test_record_and_get_round_trip_every_field(store: AuditStore) -> None:
     assert (row.policy_name, row.policy_hash) == ("support", "sha256:" + "ab" * 32)
     assert (row.outcome, row.reason, row.risk_level) == (Outcome.ESCALATE, "red_line", RiskLevel.HIGH)
     assert row.rules_fired == ("no_card_numbers", "no_refund_promise")
-    assert row.suppressed == ({"rule": "no_refund_promise", "status": "negated", "cue": "not"},)
+    assert row.suppressed == (NEGATED.to_dict(),)  # with its span: the workspace highlights it
     assert row.findings[0] == REFUND.to_dict()
     assert row.timings_ms == {"normalize": 0.01, "screen": 0.2, "resolve": 0.005, "total": 0.25}
     assert row.total_ms == 0.25
@@ -114,6 +114,7 @@ def test_record_and_get_round_trip_every_field(store: AuditStore) -> None:
     assert row.context == {"licensed_by_context": True, "messages": 4, "truncated": False}
     assert row.text_excerpt == "x" * 200
     assert row.error is None
+    assert row.layers is None  # a decision built without layers
 
 
 def test_a_detector_finding_is_stored_without_the_secret_it_matched(store: AuditStore) -> None:

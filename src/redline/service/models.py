@@ -190,6 +190,9 @@ class AuditRowOut(BaseModel):
     error: str | None
     action: dict[str, Any] | None = Field(default=None, description="For an action: how it was decided.")
     omitted: dict[str, int] = Field(description="Findings and suppressed hits left out of the row by the caps.")
+    layers: dict[str, Any] | None = Field(
+        default=None, description="The screen's and the judge's verdicts and their agreement (null in older rows)."
+    )
 
 
 class AuditPage(BaseModel):

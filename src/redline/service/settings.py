@@ -62,6 +62,8 @@ class Settings(BaseModel):
     canary_every_s: float | None = Field(
         default=None, gt=0, description="run the canary battery this often (None: never; a manual action)"
     )
+    session_s: int = Field(default=8 * 3600, ge=60, description="how long a workspace sign-in lasts")
+    lease_s: int = Field(default=600, ge=10, description="how long an opened queue item stays leased to its Expert")
 
 
 class ServiceConfigError(RedlineError):

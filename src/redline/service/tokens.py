@@ -79,6 +79,10 @@ class TokenRegistry:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def knows(self, label: str) -> bool:
+        """Whether a token with this label (`role:digest-prefix`) is still configured."""
+        return any(f"{role.value}:{stored.hex()[:8]}" == label for role, stored in self._entries)
+
     def identify(self, token: str) -> Principal | None:
         """The principal a token belongs to. Compares against every digest, whatever matches."""
         presented = hashlib.sha256(token.encode("utf-8", errors="surrogatepass")).digest()

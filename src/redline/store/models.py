@@ -85,7 +85,7 @@ class DecisionRecord(Base):
     reason: Mapped[str] = mapped_column(Text)
     risk_level: Mapped[str] = mapped_column(String(16))
     rules_fired: Mapped[list[Any]]
-    suppressed: Mapped[list[Any]]  # [{rule, status, cue}]
+    suppressed: Mapped[list[Any]]  # [{rule, status, cue, severity, start, end, …}]
     findings: Mapped[list[Any]]  # Finding.to_dict() each, detector spans masked
     timings_ms: Mapped[dict[str, Any]]
     total_ms: Mapped[float] = mapped_column(Float)
@@ -96,6 +96,7 @@ class DecisionRecord(Base):
     action: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # an action's scores
     # {"findings": n, "suppressed": n} left out by the caps; null: nothing was
     omitted: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    layers: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # screen, judge, agreement
 
 
 class QueueItemRecord(Base):
@@ -124,3 +125,29 @@ class QueueItemRecord(Base):
     # the gate's decision on the latest edit, and its outcome (the draft's is `decision_id`)
     edit_decision_id: Mapped[str | None] = mapped_column(String(64))
     edit_outcome: Mapped[str | None] = mapped_column(String(16))
+
+
+class QueueLeaseRecord(Base):
+    """Who is reviewing a queue item, until when: the workspace leases an item to the Expert
+    who opens it, so that two Experts do not review the same draft."""
+
+    __tablename__ = "queue_leases"
+
+    item_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("queue_items.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    expert: Mapped[str] = mapped_column(String(200))
+    until: Mapped[datetime]
+
+
+class WorkspaceSessionRecord(Base):
+    """A signed-in workspace session. The cookie's value is never stored: only its sha256."""
+
+    __tablename__ = "workspace_sessions"
+    __table_args__ = (Index("ix_workspace_sessions_expires_at", "expires_at"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 hex of the cookie value
+    principal: Mapped[str] = mapped_column(String(200))  # the token's label, e.g. expert:3f9a2c1d
+    role: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]

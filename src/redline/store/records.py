@@ -32,7 +32,7 @@ class AuditRow:
     reason: str
     risk_level: RiskLevel
     rules_fired: tuple[str, ...]
-    suppressed: tuple[dict[str, Any], ...]  # {rule, status, cue}
+    suppressed: tuple[dict[str, Any], ...]  # {rule, status, cue, severity, start, end, …}
     findings: tuple[dict[str, Any], ...]
     timings_ms: dict[str, float]
     total_ms: float
@@ -42,6 +42,7 @@ class AuditRow:
     error: str | None
     action: dict[str, Any] | None = None  # for an action: signals, thresholds, the deciding test
     omitted: dict[str, int] = field(default_factory=lambda: {"findings": 0, "suppressed": 0})  # left out by the caps
+    layers: dict[str, Any] | None = None  # the screen's and the judge's verdicts, their agreement
 
 
 @dataclass(frozen=True, slots=True)

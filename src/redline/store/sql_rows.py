@@ -30,9 +30,7 @@ def decision_record(decision: Decision, now: datetime, text_excerpt: str) -> Dec
         reason=decision.reason,
         risk_level=decision.risk_level.value,
         rules_fired=decision.rules_fired,
-        suppressed=[
-            {"rule": f.rule, "status": f.status.value, "cue": f.cue} for f in decision.suppressed
-        ],
+        suppressed=[_stored_finding(f) for f in decision.suppressed],  # with spans, for the workspace
         findings=[_stored_finding(f) for f in decision.findings],
         timings_ms=timings,
         total_ms=timings.get("total", sum(timings.values())),
@@ -42,6 +40,7 @@ def decision_record(decision: Decision, now: datetime, text_excerpt: str) -> Dec
         action=decision.action.to_dict() if decision.action is not None else None,
         error=None if decision.error is None else decision.error[:MAX_ERROR_CHARS],
         omitted=dict(decision.omitted) if any(decision.omitted.values()) else None,
+        layers=decision.layers or None,
     )
 
 
@@ -98,6 +97,7 @@ def audit_row(r: DecisionRecord) -> AuditRow:
         error=r.error,
         action=r.action,
         omitted=dict(r.omitted or {"findings": 0, "suppressed": 0}),
+        layers=r.layers,
     )
 
 

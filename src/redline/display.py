@@ -1,0 +1,87 @@
+"""Text for human eyes: every character a reader cannot see is shown as a visible token.
+
+A draft can try to hide itself from its reviewer: `ESC[8m` (concealed) on a terminal,
+U+202E (right-to-left override) reordering what follows, zero-width characters splitting
+a word, a line separator the page does not break on. Human output (the workspace, a
+terminal) shows each such character as a token — C0/C1 controls as `\\x1b`, all others
+as `⟨U+202E⟩` — so the reader sees what the gate saw. Machine output (`--json`, the HTTP
+API) stays exact. Line feeds and tabs are kept as they are: they lay the text out.
+
+Written here rather than taken from a library: what to reveal is a reviewer's question
+(which characters can hide or reorder text), not an escaping scheme any library offers.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Piece", "hidden_token", "reveal", "reveal_pieces"]
+
+# Unicode categories whose characters are invisible, reorder text, or have no glyph:
+# format characters (bidi, zero-width, tags), line and paragraph separators, private
+# use, unassigned code points and lone surrogates. Controls are handled apart.
+_HIDDEN_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+# marks and letters that render as nothing (Unicode's default-ignorable code points)
+_IGNORABLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+_KEPT = frozenset("\n\t")  # line breaks and tabs lay text out; they hide nothing
+
+
+def hidden_token(char: str) -> str | None:
+    """The visible token for `char` when a reader could not see it as written, else None."""
+    if char in _KEPT:
+        return None
+    code = ord(char)
+    if code < 0x20 or 0x7F <= code <= 0x9F:
+        return f"\\x{code:02x}"
+    if (
+        unicodedata.category(char) in _HIDDEN_CATEGORIES
+        or char in _IGNORABLE
+        or 0xFE00 <= code <= 0xFE0F
+        or 0xE0000 <= code <= 0xE0FFF
+    ):
+        return f"\u27e8U+{code:04X}\u27e9"
+    return None
+
+
+def char_name(char: str) -> str:
+    """`U+202E RIGHT-TO-LEFT OVERRIDE`: the code point and its name, for a tooltip."""
+    code = ord(char)
+    name = unicodedata.name(char, "") or ("a control character" if unicodedata.category(char) == "Cc" else "unnamed")
+    return f"U+{code:04X} {name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of `text`: plain (`hidden` False) or one hidden character (`shown` its token)."""
+
+    text: str
+    hidden: bool = False
+    shown: str = ""
+
+    @property
+    def title(self) -> str:
+        return char_name(self.text) if self.hidden else ""
+
+
+def reveal_pieces(text: str) -> Iterator[Piece]:
+    """`text` cut into plain runs and hidden characters, in order; joined, they are `text`."""
+    start = 0
+    for index, char in enumerate(text):
+        if char.isascii() and (char.isprintable() or char in _KEPT):
+            continue  # the common case, without a table lookup
+        token = hidden_token(char)
+        if token is None:
+            continue
+        if index > start:
+            yield Piece(text[start:index])
+        yield Piece(char, hidden=True, shown=token)
+        start = index + 1
+    if start < len(text):
+        yield Piece(text[start:])
+
+
+def reveal(text: str) -> str:
+    """`text` with each hidden character replaced by its token (for a terminal or a log)."""
+    return "".join(p.shown if p.hidden else p.text for p in reveal_pieces(text))
