@@ -45,10 +45,18 @@ def hidden_token(char: str) -> str | None:
     return None
 
 
+# Unicode gives controls no names; these are the ones a hostile draft uses most.
+_CONTROL_NAMES = {0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x0B: "LINE TABULATION", 0x0C: "FORM FEED",
+                  0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE", 0x7F: "DELETE", 0x85: "NEXT LINE",
+                  0x9B: "CONTROL SEQUENCE INTRODUCER"}  # fmt: skip
+
+
 def char_name(char: str) -> str:
     """`U+202E RIGHT-TO-LEFT OVERRIDE`: the code point and its name, for a tooltip."""
     code = ord(char)
-    name = unicodedata.name(char, "") or ("a control character" if unicodedata.category(char) == "Cc" else "unnamed")
+    name = unicodedata.name(char, "") or _CONTROL_NAMES.get(code) or (
+        "CONTROL CHARACTER" if unicodedata.category(char) == "Cc" else "UNNAMED"
+    )
     return f"U+{code:04X} {name}"
 
 

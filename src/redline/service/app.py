@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from redline import __version__
 from redline.domains.registry import DomainRegistry
 from redline.errors import DomainError
-from redline.service import errors, http_protocol, routes, routes_canary, routes_decide, routes_review
+from redline.service import errors, http_protocol, routes, routes_canary, routes_decide, routes_review, workspace
 from redline.service.limits import BodyLimit
 from redline.review.flags import settings_path
 from redline.service.policies import PolicyRegistry
@@ -116,6 +116,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes_review.router)
     app.include_router(routes_decide.router)
     app.include_router(routes_canary.router)
+    workspace.install(app, svc)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(errors.Guard)  # added last: the outermost of ours
     return app

@@ -41,7 +41,7 @@ class PolicyGone(Exception):
     """The item's policy is no longer served, so the edit cannot be checked (nor sent)."""
 
 
-def edit_item(svc: Service, item_id: int, expert: str, text: str) -> EditResult:
+def edit_item(svc: Service, item_id: int, expert: str, text: str, note: str | None = None) -> EditResult:
     """Check `text` against the policy of queue item `item_id`, record the check, and apply
     the edit as its outcome allows. Raises the store's NotFoundError / ConflictError, and
     PolicyGone; a check that cannot be recorded raises the service's 503."""
@@ -60,4 +60,4 @@ def edit_item(svc: Service, item_id: int, expert: str, text: str) -> EditResult:
         return EditResult(EditVerdict.REFUSED, svc.store.hold_edit(item_id, None, check=stamp), check)
     if check.outcome is Outcome.ESCALATE:
         return EditResult(EditVerdict.HELD, svc.store.hold_edit(item_id, text, check=stamp), check)
-    return EditResult(EditVerdict.EDITED, svc.store.edit(item_id, expert, text, check=stamp), check)
+    return EditResult(EditVerdict.EDITED, svc.store.edit(item_id, expert, text, check=stamp, note=note), check)

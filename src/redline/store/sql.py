@@ -13,6 +13,7 @@ web server. Everything returned is a frozen dataclass; driver errors become
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import ColumnElement, func, or_, select, text, update
+from sqlalchemy import ColumnElement, String, cast, func, or_, select, text, update
 from sqlalchemy.exc import (
     DisconnectionError,
     IntegrityError,
@@ -236,21 +237,29 @@ class AuditStore:
         items = items[:limit]
         return Page(tuple(items), encode_cursor("q", items[-1].created_at, items[-1].id) if more else None)
 
-    def approve(self, item_id: int, expert: str) -> QueueItem:
+    def approve(self, item_id: int, expert: str, note: str | None = None) -> QueueItem:
         """Approve a pending item as it stands: the draft as written or, when an edit was
-        held for a second look (`hold_edit`), that edit."""
+        held for a second look (`hold_edit`), that edit. `note` says why, if given."""
         item = self.get_item(item_id)
         if item.status is QueueStatus.PENDING and item.edited_text is not None:
-            return self._decide(item_id, expert, QueueStatus.EDITED, _held_edit=item.edit_decision_id)
-        return self._decide(item_id, expert, QueueStatus.APPROVED)
+            return self._decide(item_id, expert, QueueStatus.EDITED, _held_edit=item.edit_decision_id, note=note)
+        return self._decide(item_id, expert, QueueStatus.APPROVED, note=note)
 
-    def edit(self, item_id: int, expert: str, text: str, *, check: tuple[str, Outcome] | None = None) -> QueueItem:
+    def edit(
+        self,
+        item_id: int,
+        expert: str,
+        text: str,
+        *,
+        check: tuple[str, Outcome] | None = None,
+        note: str | None = None,
+    ) -> QueueItem:
         """Approve a pending draft with the Expert's `text` in its place; `check` is the
         gate's decision on `text` (its id and outcome), recorded with the item."""
         if not text.strip():
             raise ValueError("text: an edit needs the replacement text; to stop the draft, reject it")
         checked = {} if check is None else {"edit_decision_id": check[0], "edit_outcome": check[1].value}
-        return self._decide(item_id, expert, QueueStatus.EDITED, edited_text=text, **checked)
+        return self._decide(item_id, expert, QueueStatus.EDITED, edited_text=text, note=note, **checked)
 
     def hold_edit(self, item_id: int, text: str | None, *, check: tuple[str, Outcome]) -> QueueItem:
         """Record the gate's decision on an edit that may not be sent; the item stays pending.
@@ -276,19 +285,23 @@ class AuditStore:
         *,
         outcome: Outcome | str | None = None,
         policy: str | None = None,
+        rule: str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         limit: int = 50,
         cursor: str | None = None,
     ) -> Page[AuditRow]:
-        """Audit rows, newest first, filtered by outcome, policy name and `since <= created_at
-        < until` (naive datetimes are taken as UTC). Limit capped at 500."""
+        """Audit rows, newest first, filtered by outcome, policy name, a rule that fired and
+        `since <= created_at < until` (naive datetimes are taken as UTC). Limit capped at 500."""
         limit = check_limit(limit)
         where: list[ColumnElement[bool]] = []
         if outcome is not None:
             where.append(DecisionRecord.outcome == enum_arg(Outcome, "outcome", outcome).value)
         if policy is not None:
             where.append(DecisionRecord.policy_name == policy)
+        if rule is not None:  # the JSON list as text holds the id in quotes, on both backends
+            quoted = json.dumps(rule).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where.append(cast(DecisionRecord.rules_fired, String).like(f"%{quoted}%", escape="\\"))
         if since is not None:
             where.append(DecisionRecord.created_at >= since)
         if until is not None:

@@ -29,7 +29,7 @@ SECURITY_HEADERS = {
     ),
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # "no-referrer" would make a form post's Origin `null`
     "Cache-Control": "no-store",
 }
 
@@ -84,7 +84,7 @@ def marks(findings: Iterable[Mapping[str, Any]], suppressed: Iterable[Mapping[st
                     status=str(f.get("status") or "–"),
                     cue=f.get("cue"),
                     explanation=str(f.get("explanation") or ""),
-                    text=str(f.get("text") or ""),
+                    text=f"[{f['entity']}]" if f.get("entity") else str(f.get("text") or ""),  # never a secret
                     start=start if placed else None,
                     end=end if placed else None,
                     layer=str(f.get("layer") or "screen"),
@@ -94,16 +94,17 @@ def marks(findings: Iterable[Mapping[str, Any]], suppressed: Iterable[Mapping[st
     return out
 
 
-def marked(text: str, found: Sequence[Mark]) -> Markup:
+def marked(text: str, found: Sequence[Mark], prefix: str = "") -> Markup:
     """`text` shown (escaped, revealed) with every placed mark highlighted: the text is cut
-    at each span's edges first, since revealing changes lengths."""
+    at each span's edges first, since revealing changes lengths. Each span points at its
+    entry in the side list (`{prefix}mark-F1`)."""
     placed = [m for m in found if m.start is not None and m.end is not None]
     cuts = sorted({0, len(text), *(m.start for m in placed), *(m.end for m in placed)})  # type: ignore[misc]
     out: list[str] = []
     for a, b in zip(cuts, cuts[1:]):
         starting = [m for m in placed if m.start == a]
-        for m in starting:  # a textual tag, so a span is found without colour
-            out.append(f'<span class="tag tag-{m.kind}" aria-hidden="true">{m.label}</span>')
+        for m in starting:  # a tag (drawn by CSS, so copied text stays exact): found without colour
+            out.append(f'<span class="tag tag-{m.kind}" data-label="{m.label}" aria-hidden="true"></span>')
         active = [m for m in placed if m.start <= a and b <= m.end]  # type: ignore[operator]
         piece = shown(text[a:b])
         if not active:
@@ -111,7 +112,7 @@ def marked(text: str, found: Sequence[Mark]) -> Markup:
             continue
         kinds = sorted({m.kind for m in active})
         title = "\n".join(m.summary for m in active)
-        ids = " ".join(f"mark-{m.label}" for m in active)
+        ids = " ".join(f"{prefix}mark-{m.label}" for m in active)
         out.append(
             f'<mark class="hit {" ".join(kinds)}" title="{escape(title)}" '
             f'aria-describedby="{ids}">{piece}</mark>'
@@ -153,6 +154,7 @@ _env = Environment(
     lstrip_blocks=True,
 )
 _env.filters.update(shown=shown, age=age, when=when, pretty=pretty)
+_env.globals.update(marked=marked)
 
 
 def page(template: str, status: int = 200, headers: Mapping[str, str] | None = None, **context: Any) -> HTMLResponse:
