@@ -51,7 +51,7 @@ _DESCRIPTIONS = {
     401: "No bearer token, or not a valid one (see the WWW-Authenticate header).",
     403: "A valid token whose role may not use this route.",
     404: "No such decision, queue item or policy.",
-    409: "The queue item was already decided, or the edit was refused by the gate (see `findings`).",
+    409: "The queue item was already decided or is leased to another Expert in the workspace, or the edit was refused by the gate (see `findings`).",
     413: "The request body is larger than the service's limit.",
     503: "The audit store is unavailable (retry), or an internal error (see `id` in the log).",
 }

@@ -83,6 +83,15 @@ def _row(row: AuditRow) -> AuditRowOut:
     return AuditRowOut.model_validate(dataclasses.asdict(row))
 
 
+def _free_for(request: Request, item_id: int, principal: Principal) -> None:
+    """409 when another Expert holds the item's workspace lease: they are reviewing it."""
+    lease = request.app.state.workspace.lease(item_id)
+    if lease is not None and not lease.held_by(principal.label):
+        raise ApiError(
+            409, "leased", f"queue item {item_id} is being reviewed by {lease.expert} until {lease.until.isoformat()}"
+        )
+
+
 def _item(item: QueueItem) -> QueueItemOut:
     return QueueItemOut.model_validate({**dataclasses.asdict(item), "final_text": item.final_text})
 
@@ -98,6 +107,9 @@ def audit_list(
     request: Request,
     outcome: Outcome | None = Query(None),
     policy: str | None = Query(None, pattern=POLICY_NAME, description="A policy name."),
+    rule: str | None = Query(
+        None, pattern=r"^[a-z0-9_:-]{1,200}$", description="A rule id that fired, e.g. billing:no-refund-promise."
+    ),
     since: datetime | None = Query(None, description="ISO-8601; rows at or after (naive = UTC)."),
     until: datetime | None = Query(None, description="ISO-8601; rows before (naive = UTC)."),
     limit: int = Query(50, ge=1, le=500),
@@ -108,7 +120,7 @@ def audit_list(
     since_utc, until_utc = _utc(since, "since"), _utc(until, "until")
     with _store(svc):
         page = svc.store.list(
-            outcome=outcome, policy=policy, since=since_utc, until=until_utc, limit=limit, cursor=cursor
+            outcome=outcome, policy=policy, rule=rule, since=since_utc, until=until_utc, limit=limit, cursor=cursor
         )
     return AuditPage(items=[_row(r) for r in page.items], next_cursor=page.next_cursor)
 
@@ -176,6 +188,7 @@ def queue_get(request: Request, item_id: int = _ITEM_ID, principal: Principal = 
 def queue_approve(request: Request, item_id: int = _ITEM_ID, principal: Principal = Depends(_experts)) -> QueueItemOut:
     svc = service(request)
     with _store(svc):
+        _free_for(request, item_id, principal)
         return _item(svc.store.approve(item_id, principal.label))
 
 
@@ -203,6 +216,7 @@ def queue_edit(
 ) -> QueueEditOut:
     svc = service(request)
     with _store(svc):
+        _free_for(request, item_id, principal)
         try:
             result = edit_item(svc, item_id, principal.label, body.text)
         except PolicyGone as exc:
@@ -239,4 +253,5 @@ def queue_reject(
 ) -> QueueItemOut:
     svc = service(request)
     with _store(svc):
+        _free_for(request, item_id, principal)
         return _item(svc.store.reject(item_id, principal.label, body.note if body else None))

@@ -98,14 +98,14 @@ def marked(text: str, found: Sequence[Mark], prefix: str = "") -> Markup:
     """`text` shown (escaped, revealed) with every placed mark highlighted: the text is cut
     at each span's edges first, since revealing changes lengths. Each span points at its
     entry in the side list (`{prefix}mark-F1`)."""
-    placed = [m for m in found if m.start is not None and m.end is not None]
-    cuts = sorted({0, len(text), *(m.start for m in placed), *(m.end for m in placed)})  # type: ignore[misc]
+    placed = [(m.start, m.end, m) for m in found if m.start is not None and m.end is not None]
+    cuts = sorted({0, len(text), *(s for s, _, _ in placed), *(e for _, e, _ in placed)})
     out: list[str] = []
     for a, b in zip(cuts, cuts[1:]):
-        starting = [m for m in placed if m.start == a]
-        for m in starting:  # a tag (drawn by CSS, so copied text stays exact): found without colour
-            out.append(f'<span class="tag tag-{m.kind}" data-label="{m.label}" aria-hidden="true"></span>')
-        active = [m for m in placed if m.start <= a and b <= m.end]  # type: ignore[operator]
+        for s, _, m in placed:
+            if s == a:  # a tag (drawn by CSS, so copied text stays exact): found without colour
+                out.append(f'<span class="tag tag-{m.kind}" data-label="{m.label}" aria-hidden="true"></span>')
+        active = [m for s, e, m in placed if s <= a and b <= e]
         piece = shown(text[a:b])
         if not active:
             out.append(str(piece))
