@@ -307,3 +307,23 @@ def test_sign_out_ends_the_session(browser: Any, server: LiveServer) -> None:
     stale = httpx.get(server.url + "/workspace/", cookies={"redline_session": cookie}, follow_redirects=False)
     assert stale.status_code == 303 and stale.headers["location"] == "/workspace/login"  # the old cookie is dead
     page.context.close()
+
+
+UNLABELLED = """() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+    .filter(e => !e.labels || e.labels.length === 0).map(e => e.name || e.id)"""
+
+
+def test_every_control_is_labelled_and_the_keyboard_reaches_the_content_first(expert: Any, server: LiveServer) -> None:
+    item = held(server, "I have approved a full refund for order 8.")
+    for path in ("/workspace/", f"/workspace/items/{item}", "/workspace/audit", f"/workspace/policies/{POLICY}"):
+        expert.goto(path)
+        assert expert.evaluate(UNLABELLED) == [], path
+        assert expert.locator("h1").count() == 1 and expert.locator("main").count() == 1
+    expert.goto(f"/workspace/items/{item}")
+    expert.keyboard.press("Tab")
+    assert expert.evaluate("document.activeElement.textContent") == "Skip to content"
+    expert.keyboard.press("Enter")
+    assert expert.evaluate("document.activeElement.id") == "main"
+    focus = "getComputedStyle(document.activeElement).outlineStyle"
+    expert.keyboard.press("Tab")
+    assert expert.evaluate(focus) != "none"  # the focus is visible

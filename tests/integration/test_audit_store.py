@@ -16,6 +16,7 @@ from redline.store.errors import (
     StoreError,
     StoreUnavailable,
 )
+from redline.store.testing import ManualClock
 from redline.store.sql import AuditRow, AuditStore, Page, QueueItem, QueueStatus
 from redline.types import Decision, Finding, Outcome, RiskLevel, Severity, Status
 
@@ -23,22 +24,12 @@ T0 = datetime(2025, 3, 1, 12, 0, 0, 123456, tzinfo=UTC)
 RawQuery = Callable[[str, str], list[tuple[Any, ...]]]
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+Clock = ManualClock
 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(T0)
 
 
 @pytest.fixture

@@ -42,7 +42,8 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
         db_url = str(request.getfixturevalue("postgres_server"))
         with psycopg.connect(re.sub(r"^postgresql\+\w+://", "postgresql://", db_url), autocommit=True) as conn:
-            conn.execute("DROP TABLE IF EXISTS queue_items, decisions, redline_alembic_version CASCADE")
+            conn.execute("DROP SCHEMA public CASCADE")  # every table redline has, or will have
+            conn.execute("CREATE SCHEMA public")
     live = LiveServer.start(policies_dir=policies, db_url=db_url, log_path=root / "decisions.jsonl", output=root / "server.log")
     yield live
     live.stop()

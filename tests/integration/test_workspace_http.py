@@ -163,3 +163,41 @@ def test_the_audit_api_filters_by_rule(client: TestClient) -> None:
     rows = client.get("/v1/audit", headers=auth, params={"rule": "billing:no-refund-promise"}).json()["items"]
     assert len(rows) == 1 and rows[0]["rules_fired"] == ["billing:no-refund-promise"]
     assert client.get("/v1/audit", headers=auth, params={"rule": "Bad Rule!"}).status_code == 422
+
+
+def test_a_held_edit_is_shown_with_its_findings_and_approving_sends_exactly_it(client: TestClient) -> None:
+    item = held_item(client)
+    sign_in(client, TOKENS["expert"])
+    csrf = csrf_of(client.get(f"/workspace/items/{item}"))
+    edit = "Please write to jane.doe@gmail.com about it."
+    reply = client.post(f"/workspace/items/{item}/edit", data={"csrf_token": csrf, "text": edit})
+    assert (reply.status_code, reply.headers["location"]) == (303, f"/workspace/items/{item}#edit-check")
+    page = client.get(f"/workspace/items/{item}")
+    assert "held for a second look" in page.text and "detector:pii" in page.text
+    assert "[EMAIL_ADDRESS]" in page.text  # the side list names the type, not the address
+    edit_id = re.search(r'name="edit_id" value="([^"]*)"', page.text)
+    assert edit_id is not None and edit_id.group(1)
+    stale = client.post(f"/workspace/items/{item}/approve", data={"csrf_token": csrf, "edit_id": ""})
+    assert stale.status_code == 409  # approve only the edit that was read
+    done = client.post(f"/workspace/items/{item}/approve", data={"csrf_token": csrf, "edit_id": edit_id.group(1),
+                                                                 "note": "the customer asked for it"})  # fmt: skip
+    assert done.status_code == 303
+    got = client.get(f"/v1/queue/{item}", headers={"Authorization": f"Bearer {TOKENS['expert']}"}).json()
+    assert (got["status"], got["final_text"], got["note"]) == ("edited", edit, "the customer asked for it")
+    assert got["edit_outcome"] == "escalate"
+    again = client.post(f"/workspace/items/{item}/reject", data={"csrf_token": csrf, "note": "late"})
+    assert again.status_code == 409 and "already edited" in again.text
+
+
+def test_an_action_cannot_be_edited(client: TestClient) -> None:
+    action = {"order_id": "A-1", "amount": 18000.0, "currency": "USD", "days_since_purchase": 12,
+              "return_window_days": 30, "prior_refunds": 2, "customer_tenure_days": 90}  # fmt: skip
+    auth = {"Authorization": f"Bearer {TOKENS['client']}"}
+    decided = client.post("/v1/decide", headers=auth, json={"domain": "refund_approval", "input": action}).json()
+    items = client.get("/v1/queue", headers={"Authorization": f"Bearer {TOKENS['expert']}"}).json()["items"]
+    item = next(i["id"] for i in items if i["decision_id"] == decided["id"])
+    sign_in(client, TOKENS["expert"])
+    page = client.get(f"/workspace/items/{item}")
+    assert "Thresholds" in page.text and "edit-form" not in page.text
+    reply = client.post(f"/workspace/items/{item}/edit", data={"csrf_token": csrf_of(page), "text": "{}"})
+    assert reply.status_code == 409

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from redline.store.testing import ManualClock
 from redline.store.sql import AuditStore
 from redline.store.workspace import WorkspaceStore
 from redline.types import Decision, Finding, Outcome, RiskLevel, Severity, Status
@@ -17,20 +18,12 @@ T0 = datetime(2026, 12, 1, 9, 0, 0, tzinfo=UTC)
 RawQuery = Callable[[str, str], list[tuple[Any, ...]]]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+Clock = ManualClock
 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(T0)
 
 
 @pytest.fixture

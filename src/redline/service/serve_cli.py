@@ -48,6 +48,8 @@ def _print_demo(tokens: dict[Role, str], host: str, port: int) -> None:
         f"  curl -s {url}/v1/queue -H 'Authorization: Bearer {tokens[Role.EXPERT]}'",
         f"  (OpenAPI: {url}/docs; database: redline-demo.db; decision log: {DEMO_LOG})",
         "",
+        f"Expert workspace: {url}/workspace/ (sign in with the expert token)",
+        "",
     ]
     typer.echo("\n".join(lines))
 
@@ -105,6 +107,12 @@ def serve(
     canary_every: Optional[str] = typer.Option(
         None, "--canary-every", help="Run the canary battery this often (24h, 30m, 90s); off by default."
     ),
+    session_timeout: int = typer.Option(
+        8 * 3600, "--session-timeout", min=60, help="Seconds a workspace sign-in lasts."
+    ),
+    lease: int = typer.Option(
+        600, "--lease", min=10, help="Seconds an opened queue item stays leased to its Expert in the workspace."
+    ),
 ) -> None:
     """Run the HTTP service (OpenAPI at /docs and /openapi.json)."""
     import uvicorn
@@ -140,6 +148,8 @@ def serve(
             max_connections=max_connections,
             review_settings=settings_file,
             canary_every_s=every,
+            session_s=session_timeout,
+            lease_s=lease,
         )
         if workers == 1:
             target = create_app(settings)
