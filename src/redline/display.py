@@ -1,14 +1,11 @@
 """Text for human eyes: every character a reader cannot see is shown as a visible token.
 
-A draft can try to hide itself from its reviewer: `ESC[8m` (concealed) on a terminal,
-U+202E (right-to-left override) reordering what follows, zero-width characters splitting
-a word, a line separator the page does not break on. Human output (the workspace, a
-terminal) shows each such character as a token — C0/C1 controls as `\\x1b`, all others
-as `⟨U+202E⟩` — so the reader sees what the gate saw. Machine output (`--json`, the HTTP
-API) stays exact. Line feeds and tabs are kept as they are: they lay the text out.
-
-Written here rather than taken from a library: what to reveal is a reviewer's question
-(which characters can hide or reorder text), not an escaping scheme any library offers.
+A draft can try to hide itself from its reviewer: `ESC[8m` (concealed), U+202E
+(right-to-left override) reordering what follows, zero-width characters splitting a
+word, a line separator the page does not break on. Which characters count, and the
+token each is shown as (`\\x1b`, `⟨U+202E⟩`), is the terminal's rule
+(`redline.terminal`); this module cuts a text into plain runs and revealed characters,
+so that a page can escape the one and mark up the other. Line feeds and tabs are kept.
 """
 
 from __future__ import annotations
@@ -17,32 +14,18 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from redline.terminal import safe
+
 __all__ = ["Piece", "hidden_token", "reveal", "reveal_pieces"]
 
-# Unicode categories whose characters are invisible, reorder text, or have no glyph:
-# format characters (bidi, zero-width, tags), line and paragraph separators, private
-# use, unassigned code points and lone surrogates. Controls are handled apart.
-_HIDDEN_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
-# marks and letters that render as nothing (Unicode's default-ignorable code points)
-_IGNORABLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
 _KEPT = frozenset("\n\t")  # line breaks and tabs lay text out; they hide nothing
 
 
 def hidden_token(char: str) -> str | None:
-    """The visible token for `char` when a reader could not see it as written, else None."""
-    if char in _KEPT:
-        return None
-    code = ord(char)
-    if code < 0x20 or 0x7F <= code <= 0x9F:
-        return f"\\x{code:02x}"
-    if (
-        unicodedata.category(char) in _HIDDEN_CATEGORIES
-        or char in _IGNORABLE
-        or 0xFE00 <= code <= 0xFE0F
-        or 0xE0000 <= code <= 0xE0FFF
-    ):
-        return f"\u27e8U+{code:04X}\u27e9"
-    return None
+    """The visible token for `char` when a reader could not see it as written, else None.
+    One rule for every human output: the terminal's (`redline.terminal.safe`)."""
+    shown = safe(char, newlines=True)
+    return None if shown == char else shown
 
 
 # Unicode gives controls no names; these are the ones a hostile draft uses most.
