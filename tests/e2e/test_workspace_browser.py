@@ -250,6 +250,8 @@ def test_the_queue_is_keyboard_first(expert: Any, server: LiveServer) -> None:
     assert first in ids
     folder = os.environ.get(SCREENSHOTS_ENV)
     if folder:
+        held(server, CLEAN)  # a deferred draft beside the escalated ones
+        expert.goto("/workspace/")
         expert.set_viewport_size({"width": 1400, "height": 900})
         expert.keyboard.press("j")
         expert.screenshot(path=str(Path(folder) / "workspace-queue.png"), full_page=False)

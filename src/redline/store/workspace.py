@@ -179,8 +179,23 @@ class WorkspaceStore:
         """Pending items, oldest first, with their decisions and live leases; True when
         more than `cap` are pending (only the oldest `cap` are returned)."""
         now = self._clock()
+        # Named columns, not whole rows: the queue page needs no findings, timings or layers,
+        # and hydrating ORM objects for every pending item costs several times more.
         stmt = (
-            select(QueueItemRecord, DecisionRecord, QueueLeaseRecord)
+            select(
+                QueueItemRecord.id,
+                QueueItemRecord.created_at,
+                QueueItemRecord.decision_id,
+                DecisionRecord.policy_name,
+                DecisionRecord.outcome,
+                DecisionRecord.reason,
+                DecisionRecord.risk_level,
+                DecisionRecord.rules_fired,
+                DecisionRecord.text_excerpt,
+                DecisionRecord.action.is_not(None),
+                QueueLeaseRecord.expert,
+                QueueLeaseRecord.until,
+            )
             .join(DecisionRecord, DecisionRecord.id == QueueItemRecord.decision_id)
             .outerjoin(
                 QueueLeaseRecord,
@@ -194,19 +209,20 @@ class WorkspaceStore:
             rows = session.execute(stmt).all()
         items = [
             PendingItem(
-                id=item.id,
-                created_at=item.created_at,
-                decision_id=item.decision_id,
-                policy=decision.policy_name,
-                outcome=Outcome(decision.outcome),
-                reason=decision.reason,
-                risk_level=RiskLevel(decision.risk_level),
-                rules=tuple(decision.rules_fired),
-                excerpt=decision.text_excerpt,
-                is_action=decision.action is not None,
-                lease=Lease(lease.item_id, lease.expert, lease.until) if lease is not None else None,
+                id=item_id,
+                created_at=created_at,
+                decision_id=decision_id,
+                policy=policy,
+                outcome=Outcome(outcome),
+                reason=reason,
+                risk_level=RiskLevel(risk),
+                rules=tuple(rules),
+                excerpt=excerpt,
+                is_action=bool(is_action),
+                lease=Lease(item_id, expert, until) if expert is not None else None,
             )
-            for item, decision, lease in rows[:cap]
+            for (item_id, created_at, decision_id, policy, outcome, reason, risk, rules, excerpt, is_action,
+                 expert, until) in rows[:cap]  # fmt: skip
         ]
         return items, len(rows) > cap
 
