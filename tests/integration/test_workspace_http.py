@@ -201,3 +201,20 @@ def test_an_action_cannot_be_edited(client: TestClient) -> None:
     assert "Thresholds" in page.text and "edit-form" not in page.text
     reply = client.post(f"/workspace/items/{item}/edit", data={"csrf_token": csrf_of(page), "text": "{}"})
     assert reply.status_code == 409
+
+
+def test_after_a_held_edit_a_refused_one_cannot_be_approved_in_its_place(client: TestClient) -> None:
+    item = held_item(client)
+    sign_in(client, TOKENS["expert"])
+    csrf = csrf_of(client.get(f"/workspace/items/{item}"))
+    client.post(f"/workspace/items/{item}/edit", data={"csrf_token": csrf, "text": "Write to jane.doe@gmail.com."})
+    refused = client.post(f"/workspace/items/{item}/edit", data={"csrf_token": csrf, "text": "key AKIAIOSFODNN7EXAMPLE"})
+    assert refused.status_code == 409 and "The gate refuses this edit" in refused.text
+    page = client.get(f"/workspace/items/{item}")
+    assert "held for a second look" not in page.text and "earlier held edit cannot be approved" in page.text
+    edit_id = re.search(r'name="edit_id" value="([^"]*)"', page.text)
+    assert edit_id is not None
+    reply = client.post(f"/workspace/items/{item}/approve", data={"csrf_token": csrf, "edit_id": edit_id.group(1)})
+    assert reply.status_code == 409 and "last edit was refused" in reply.text
+    clean = client.post(f"/workspace/items/{item}/edit", data={"csrf_token": csrf, "text": "We are on it."})
+    assert clean.status_code == 303

@@ -27,6 +27,7 @@ from redline.service.workspace.sessions import Refused, User, current_user
 from redline.store.errors import ConflictError, NotFoundError
 from redline.store.records import AuditRow, QueueItem, QueueStatus
 from redline.store.workspace import Lease, PendingItem
+from redline.types import Outcome
 
 router = APIRouter(include_in_schema=False)
 SHOWN = 200  # rows on one queue page; the counts cover every pending item
@@ -117,7 +118,9 @@ def _item_page(request: Request, user: User, item_id: int, *, status: int = 200,
     lease: Lease | None = None
     if item.status is QueueStatus.PENDING:
         lease = ws.take_lease(item.id, user.label, seconds=svc.settings.lease_s) if user.can_act else ws.lease(item.id)
-    edit_row = svc.store.get(item.edit_decision_id) if item.edit_decision_id else None
+    # A held edit (escalate) is shown with its check; after a refused one the check's spans
+    # belong to the refused text, which was not kept, so they are not laid over anything.
+    edit_row = svc.store.get(item.edit_decision_id) if _held_edit(item) and item.edit_decision_id else None
     draft_marks = marks(row.findings, row.suppressed, len(item.draft_text)) if row and not row.action else []
     edit_marks = (
         marks(edit_row.findings, edit_row.suppressed, len(item.edited_text))
@@ -143,6 +146,10 @@ def _item_page(request: Request, user: User, item_id: int, *, status: int = 200,
         now=datetime.now(UTC),
         **{"refused": None, "refused_text": None, "refused_marks": [], **extra},
     )
+
+
+def _held_edit(item: QueueItem) -> bool:
+    return item.edited_text is not None and item.edit_outcome is not Outcome.REFUSE
 
 
 @router.get("/workspace/items/{item_id}")
@@ -193,6 +200,12 @@ def approve(
     svc, item, _row = _acting(request, user, item_id, csrf_token)
     if (item.edit_decision_id or "") != edit_id:  # approve only the edit the Expert saw
         raise Refused(409, f"Item {item_id} was edited meanwhile", "Read it again before approving it.")
+    if item.edited_text is not None and not _held_edit(item):  # approving would send an older edit
+        raise Refused(
+            409,
+            "The last edit was refused",
+            "An earlier edit is still held, and the latest was refused: edit the text again, or reject the item.",
+        )
     try:
         decided = svc.store.approve(item_id, user.label, note=_note(note))
     except ConflictError as exc:
