@@ -1,15 +1,28 @@
 """Sustained load on a real `redline serve`: throughput, latency, errors, and a recount.
 
-    python benchmarks/load_bench.py                     # saturate for 20 s, 1 worker
-    python benchmarks/load_bench.py --rate 500          # paced at 500 checks/s
-    python benchmarks/load_bench.py --workers 2 --json
+    python benchmarks/load_bench.py                          # wrk, 8 connections, 20 s, 1 worker
+    python benchmarks/load_bench.py --connections 32
+    python benchmarks/load_bench.py --rate 800               # paced at 800 checks/s in all
+    python benchmarks/load_bench.py --workers 2 --db postgresql+psycopg://u:p@127.0.0.1/bench
+    python benchmarks/load_bench.py --generator python --json
 
-The server runs in a subprocess on 127.0.0.1 (SQLite, a generated 100-rule policy whose
-terms are pseudo-words); the load comes from threads with one pooled httpx client each,
-POSTing ~1 KB texts to /v1/check, bounded by both `--duration` and `--max-requests`.
-With `--rate`, each request has a scheduled start and its latency counts from that
-moment, so a stall shows up as latency instead of silently lowering the offered load.
-Afterwards every 200 must have its audit row (the store's count) and its log line.
+The server runs in a subprocess on 127.0.0.1 (SQLite in a temporary folder unless `--db`
+names a database, a generated 100-rule policy whose terms are pseudo-words) and gets ~1 KB
+texts on /v1/check, one in five of which carries a rule's term (held: escalate), the rest
+clean (execute: the caller's confidence clears the policy's bar).
+
+The load comes from `wrk` (Debian's `wrk` package; an independent generator in C that
+costs the server little CPU) with `benchmarks/wrk_check.lua`, one connection per wrk
+thread. With `--rate`, each request has a scheduled send time and its latency counts from
+then, so a stall shows as latency instead of quietly lowering the offered load (wrk2's
+correction). `--generator python` uses client threads with httpx instead (it shares the
+cores with the server far more). Throughput is the 200s over the time from the start of
+the measured window to the last response counted, never capped at the scheduled end.
+
+Afterwards every 200 is reconciled by id: each acknowledged decision must have its audit
+row and its decision-log line (requests cut off when the generator stops may leave rows
+nobody was answered for; they are counted apart). The machine's load is reported: the
+CPU the server and the generator used, and what everything else on the machine used.
 """
 
 from __future__ import annotations
@@ -18,7 +31,10 @@ import argparse
 import json
 import os
 import random
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -34,6 +50,10 @@ from redline.store.decision_log import read_events
 from redline.store.sql import AuditStore
 
 SYLLABLES = "ka zor vem tul pri nax lod qui bes mur fyn gal dro wix hep sun".split()
+# Filler pseudo-words (names, codes) are built from other syllables, so that no filler
+# word is a rule's term: only the planted term holds a text.
+FILLER_SYLLABLES = "bo ree tam gus pell nim oka ruv selt yam".split()
+WRK_SCRIPT = Path(__file__).with_name("wrk_check.lua")
 FILLER = (
     "thanks for reaching out about your account we have looked at the order history and the "
     "shipping details and the team will follow up with an update as soon as possible please "
@@ -41,8 +61,8 @@ FILLER = (
 ).split()
 
 
-def pseudo_word(rng: random.Random) -> str:
-    return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))
+def pseudo_word(rng: random.Random, syllables: list[str] = SYLLABLES) -> str:
+    return "".join(rng.choice(syllables) for _ in range(rng.randint(2, 4)))
 
 
 def make_policy(rng: random.Random, rules: int) -> tuple[str, list[str]]:
@@ -70,7 +90,7 @@ def make_texts(rng: random.Random, terms: list[str], count: int, size: int) -> l
     for n in range(count):
         words: list[str] = []
         while sum(len(w) + 1 for w in words) < size:
-            words.append(rng.choice(FILLER) if rng.random() < 0.8 else pseudo_word(rng))
+            words.append(rng.choice(FILLER) if rng.random() < 0.8 else pseudo_word(rng, FILLER_SYLLABLES))
         if n % 5 == 0:
             words.insert(rng.randrange(len(words)), rng.choice(terms))
         texts.append(" ".join(words)[:size])
@@ -82,8 +102,10 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=dict)
     ok: int = 0
+    last_done: float = 0.0  # perf_counter() of the last counted response
 
     def add(self, status: str, latency: float) -> None:
+        self.last_done = max(self.last_done, time.perf_counter())
         self.statuses[status] = self.statuses.get(status, 0) + 1
         if status == "200":
             self.ok += 1
@@ -158,19 +180,14 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    rng = random.Random(args.seed)
-    policy, terms = make_policy(rng, args.rules)
-    texts = make_texts(rng, terms, 500, args.text_bytes)
+def run(args: argparse.Namespace, policy: str, texts: list[str]) -> dict[str, Any]:
+    """The same run with Python client threads as the generator (counts, not ids, reconciled)."""
     with tempfile.TemporaryDirectory(prefix="redline-load-") as tmp:
         root = Path(tmp)
-        (root / "policies").mkdir()
-        (root / "policies" / "load.yaml").write_text(policy)
-        db_url = f"sqlite:///{root / 'redline.db'}"
-        log_path = root / "redline.decisions.jsonl"
-        server = LiveServer(root / "policies", db_url, log_path, root / "server.log",
-                            args=("--workers", str(args.workers), "--log-max-bytes", str(1 << 30)))  # fmt: skip
+        server, db_url, log_path = make_server(args, root, policy)
         server.run()
+        with AuditStore(db_url) as store:
+            before = store.count()
         tally = Tally()
         try:
             budget = [args.max_requests]
@@ -204,17 +221,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             cpu_before, client_before = server_cpu(server), time.process_time()
             for t in threads:
                 t.join()
-            elapsed = min(time.perf_counter(), end) - measure_from
+            # up to the last counted response: a paced run that fell behind its schedule
+            # finished after `end`, and its throughput is what it managed, not the target
+            elapsed = max(tally.last_done, measure_from) - measure_from
             cpu_after, client_after = server_cpu(server), time.process_time()
         finally:
             server.stop()
         log = read_events(log_path)
         with AuditStore(db_url) as store:
-            rows = store.count()
+            rows = store.count() - before
     measured = sum(tally.statuses.values())
     errors = measured - tally.statuses.get("200", 0)
     lat = tally.latencies
     return {
+        "generator": "python",
         "workers": args.workers,
         "threads": args.threads,
         "rate_target": args.rate or None,
@@ -243,25 +263,157 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+
+def read_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far (Linux /proc/stat)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def make_server(args: argparse.Namespace, root: Path, policy: str) -> tuple[LiveServer, str, Path]:
+    (root / "policies").mkdir()
+    (root / "policies" / "load.yaml").write_text(policy)
+    db_url = args.db or f"sqlite:///{root / 'redline.db'}"
+    log_path = root / "redline.decisions.jsonl"
+    server = LiveServer(
+        root / "policies", db_url, log_path, root / "server.log",
+        args=("--workers", str(args.workers), "--log-max-bytes", str(1 << 31)),
+    )  # fmt: skip
+    return server, db_url, log_path
+
+
+def run_wrk(args: argparse.Namespace, server: LiveServer, root: Path, texts: list[str], seconds: float,
+            rate: float) -> dict[str, Any]:  # fmt: skip
+    """One wrk run; its summary, and per response (status, latency µs), and the 200s' ids."""
+    bodies = root / "bodies.jsonl"
+    if not bodies.exists():
+        with bodies.open("w") as out:
+            for text in texts:
+                out.write(json.dumps({"policy": "load-bench", "text": text, "confidence": 90}) + "\n")
+    out_path = root / "wrk-out.jsonl"
+    env = {
+        **os.environ,
+        "RL_BODIES": str(bodies),
+        "RL_TOKEN": server.tokens["client"],
+        "RL_RATE": str(rate / args.connections if rate else 0),
+        "RL_OUT": str(out_path),
+    }
+    command = [
+        "wrk", "-t", str(args.connections), "-c", str(args.connections), "-d", f"{seconds:.0f}s",
+        "--timeout", "10s", "-s", str(WRK_SCRIPT), server.url + "/v1/check",
+    ]  # fmt: skip
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=seconds + 60)
+    if done.returncode != 0 or not out_path.exists():
+        raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr or done.stdout}")
+    lines = [json.loads(line) for line in out_path.read_text().splitlines()]
+    summary = lines[0]["summary"]
+    latencies = [pair for line in lines[1:] for pair in line["latencies"]]
+    ids = [i for line in lines[1:] for i in line["ids"] if i]
+    return {"summary": summary, "latencies": latencies, "ids": ids}
+
+
+def recorded_ids(db_url: str) -> set[str]:
+    from sqlalchemy import text as sql
+
+    with AuditStore(db_url) as store, store.engine.connect() as conn:
+        return {row[0] for row in conn.execute(sql("SELECT id FROM decisions"))}
+
+
+def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="redline-load-") as tmp:
+        root = Path(tmp)
+        server, db_url, log_path = make_server(args, root, policy)
+        server.run()
+        before = recorded_ids(db_url)  # a database given with --db may hold rows already
+        try:
+            warm = run_wrk(args, server, root, texts, args.warmup, args.rate)
+            cpu_before, client_before, machine_before = server_cpu(server), children_cpu(), read_cpu()
+            load_before = Path("/proc/loadavg").read_text().split()[:3]
+            result = run_wrk(args, server, root, texts, args.duration, args.rate)
+            cpu_after, client_after, machine_after = server_cpu(server), children_cpu(), read_cpu()
+        finally:
+            server.stop()
+        rows = recorded_ids(db_url) - before
+        log_ids = {e["id"] for e in read_events(log_path).events}
+    summary = result["summary"]
+    elapsed = summary["duration_us"] / 1e6
+    statuses: dict[str, int] = {}
+    for status, _ in result["latencies"]:
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
+    lat = [us / 1e6 for status, us in result["latencies"] if status == 200]
+    acked = set(warm["ids"]) | set(result["ids"])
+    measured = len(result["latencies"])
+    server_s = cpu_after - cpu_before if cpu_before is not None and cpu_after is not None else None
+    client_s = client_after - client_before
+    busy = machine_after[0] - machine_before[0]
+    window = machine_after[1] - machine_before[1]
+    cores = os.cpu_count() or 1
+    others = busy - (server_s or 0.0) - client_s
+    return {
+        "generator": "wrk",
+        "workers": args.workers,
+        "connections": args.connections,
+        "backend": "postgresql" if db_url.startswith("postgresql") else "sqlite",
+        "rate_target": args.rate or None,
+        "duration_s": round(elapsed, 2),
+        "requests": measured,
+        "throughput_per_s": round(statuses.get("200", 0) / elapsed, 1) if elapsed > 0 else 0.0,
+        "p50_ms": round(percentile(lat, 0.50) * 1e3, 2),
+        "p90_ms": round(percentile(lat, 0.90) * 1e3, 2),
+        "p99_ms": round(percentile(lat, 0.99) * 1e3, 2),
+        "max_ms": round(max(lat) * 1e3, 2) if lat else None,
+        "errors": measured - statuses.get("200", 0) + summary["connect_errors"] + summary["read_errors"]
+        + summary["write_errors"] + summary["timeouts"],
+        "statuses": statuses,
+        "acknowledged": len(acked),
+        "acknowledged_without_row": len(acked - rows),
+        "acknowledged_without_log_line": len(acked - log_ids),
+        "rows_never_answered": len(rows - acked),  # cut off when wrk stopped
+        "all_recorded": not (acked - rows) and not (acked - log_ids),
+        "server_cpu_ms_per_check": round(server_s * 1e3 / measured, 3) if server_s is not None and measured else None,
+        "generator_cores": round(client_s / elapsed, 3) if elapsed else None,
+        "server_cores": round(server_s / elapsed, 3) if server_s is not None and elapsed else None,
+        "other_load_cores": round(max(others, 0.0) / (window / cores), 3) if window else None,
+        "loadavg_before": load_before,
+        "cpus": cores,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--generator", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
     parser.add_argument("--duration", type=float, default=20.0, help="measured seconds (after the warm-up)")
-    parser.add_argument("--warmup", type=float, default=2.0)
-    parser.add_argument("--max-requests", type=int, default=200_000)
-    parser.add_argument("--threads", type=int, default=8, help="client threads, one connection each")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--max-requests", type=int, default=200_000, help="python generator: at most this many")
+    parser.add_argument("--connections", "--threads", type=int, default=8, help="connections (wrk) or client threads")
     parser.add_argument("--rate", type=float, default=0.0, help="target checks/s in all (0: as fast as possible)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--db", default=None, help="a database URL (default: a fresh SQLite file)")
     parser.add_argument("--rules", type=int, default=100)
     parser.add_argument("--text-bytes", type=int, default=1024)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args)
+    args.threads = args.connections
+    rng = random.Random(args.seed)
+    policy, terms = make_policy(rng, args.rules)
+    texts = make_texts(rng, terms, 500, args.text_bytes)
+    result = run_with_wrk(args, policy, texts) if args.generator == "wrk" else run(args, policy, texts)
     if args.json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
-            print(f"{key:>18}: {value}")
+            print(f"{key:>28}: {value}")
     ok = result["errors"] == 0 and result["all_recorded"]
     return 0 if ok else 1
 

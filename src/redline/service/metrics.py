@@ -62,5 +62,17 @@ class Metrics:
             registry=self.registry,
         )
 
+        self.audit_commits = Gauge(
+            "redline_audit_commits", "Transactions the audit writer committed (each holds one or more rows).",
+            registry=self.registry,
+        )
+        self.audit_rows = Gauge(
+            "redline_audit_rows", "Audit rows the audit writer committed; rows / commits is the batch size.",
+            registry=self.registry,
+        )
+        self.audit_backlog = Gauge(
+            "redline_audit_backlog", "Rows waiting for the audit writer now.", registry=self.registry
+        )
+
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from redline.types import Outcome, RiskLevel
+from redline.types import Decision, Outcome, RiskLevel
 
 T = TypeVar("T")
 
@@ -77,3 +77,13 @@ class Page(Generic[T]):
     next_cursor: str | None
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class PendingRecord:
+    """One decision on its way to the audit store: the row, and the queue item when `held`."""
+
+    decision: Decision
+    text: str  # the full text: kept in the queue item when held, never in the row
+    text_excerpt: str  # scrubbed by the caller
+    held: bool

@@ -14,7 +14,7 @@ web server. Everything returned is a frozen dataclass; driver errors become
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,8 +23,9 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import ColumnElement, String, cast, func, or_, select, text, update
+from sqlalchemy import ColumnElement, String, cast, func, insert, or_, select, text, update
 from sqlalchemy.exc import (
+    DBAPIError,
     DisconnectionError,
     IntegrityError,
     InterfaceError,
@@ -41,17 +42,17 @@ from redline.store.errors import (
     StoreUnavailable,
 )
 from redline.store.models import DecisionRecord, QueueItemRecord
-from redline.store.records import AuditRow, Page, QueueItem, QueueStatus
+from redline.store.records import AuditRow, Page, PendingRecord, QueueItem, QueueStatus
 from redline.store.sql_rows import (
     MAX_LIMIT,
     audit_row,
     check_limit,
     check_storable,
     decision_record,
+    decision_values,
     decode_cursor,
     encode_cursor,
     enum_arg,
-    fields,
     queue_item,
 )
 from redline.store.sql_engine import (
@@ -66,7 +67,17 @@ from redline.store.sql_engine import (
 )
 from redline.types import Decision, Outcome
 
-__all__ = ["AuditRow", "AuditStore", "BUSY_TIMEOUT_MS", "DEFAULT_URL", "MAX_LIMIT", "Page", "QueueItem", "QueueStatus"]
+__all__ = [
+    "AuditRow",
+    "AuditStore",
+    "BUSY_TIMEOUT_MS",
+    "DEFAULT_URL",
+    "MAX_LIMIT",
+    "Page",
+    "PendingRecord",
+    "QueueItem",
+    "QueueStatus",
+]
 
 DEFAULT_URL = "sqlite:///redline.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -166,7 +177,7 @@ class AuditStore:
         """Write the audit row and, when `held`, a pending queue item holding `text`, in one
         transaction. Idempotent on `decision.id`: a retry is a no-op (the first write wins)."""
         now = self._clock()
-        check_storable(f"decision {decision.id!r}", {"text": text, **fields(decision_record(decision, now, text_excerpt))})
+        check_storable(f"decision {decision.id!r}", {"text": text, **decision_values(decision, now, text_excerpt)})
         with self._guard("record"):
             for attempt in (1, 2):
                 # the first attempt may draw a connection that opened while the database was
@@ -179,8 +190,65 @@ class AuditStore:
                         raise StoreError(f"cannot record decision {decision.id!r}: {exc.orig}") from exc
                     return
                 except SQLAlchemyError as exc:
-                    if attempt == 2 or not is_read_only(exc):
+                    if attempt == 2 or not _stale_connection(exc):
                         raise
+
+    def record_many(self, pending: Sequence[PendingRecord]) -> list[Exception | None]:
+        """Write many decisions in ONE transaction (group commit): per entry, None once its
+        row is committed, else the error that kept it out. Core inserts, no ORM objects.
+
+        When the batch fails (a retried decision id, a refusing database), each entry is
+        tried alone with `record`, so that one bad row costs no other its answer."""
+        now = self._clock()
+        results: list[Exception | None] = [None] * len(pending)
+        rows: list[dict[str, Any]] = []
+        items: list[dict[str, Any]] = []
+        valid: list[int] = []
+        for index, entry in enumerate(pending):
+            try:
+                row = decision_values(entry.decision, now, entry.text_excerpt)
+                check_storable(f"decision {entry.decision.id!r}", {"text": entry.text, **row})
+            except Exception as exc:  # this entry alone cannot be stored
+                results[index] = exc if isinstance(exc, StoreError) else StoreError(f"cannot record: {exc}")
+                continue
+            valid.append(index)
+            rows.append(row)
+            if entry.held:
+                items.append(
+                    {"decision_id": row["id"], "created_at": now, "status": QueueStatus.PENDING.value, "draft_text": entry.text}
+                )
+        if not rows:
+            return results
+        try:
+            with self._guard("record"):
+                self._insert_batch(rows, items)
+            return results
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, IntegrityError):  # the database refuses them all
+                for index in valid:
+                    results[index] = exc
+                return results
+        for index in valid:  # a retried id (the first write wins) or one row's constraint
+            entry = pending[index]
+            try:
+                self.record(entry.decision, text=entry.text, text_excerpt=entry.text_excerpt, held=entry.held)
+            except Exception as exc:
+                results[index] = exc
+        return results
+
+    def _insert_batch(self, rows: list[dict[str, Any]], items: list[dict[str, Any]]) -> None:
+        for attempt in (1, 2):
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(DecisionRecord), rows)
+                    if items:  # after the rows they reference, in the same transaction
+                        conn.execute(insert(QueueItemRecord), items)
+                return
+            except IntegrityError:
+                raise
+            except SQLAlchemyError as exc:
+                if attempt == 2 or not _stale_connection(exc):
+                    raise
 
     def _write_decision(self, row: DecisionRecord, held_text: str | None) -> None:
         with self._sessions.begin() as session:
@@ -368,6 +436,13 @@ class AuditStore:
             if is_read_only(exc) or isinstance(exc, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)):
                 raise StoreUnavailable(message) from exc
             raise StoreError(message) from exc
+
+
+def _stale_connection(exc: SQLAlchemyError) -> bool:
+    """A write that failed on a connection that is gone (a restarted server, no pre-ping
+    per checkout) or opened read-only: SQLAlchemy has discarded the pool, so one retry
+    on a fresh connection is the answer."""
+    return is_read_only(exc) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
 def _reason(exc: SQLAlchemyError) -> str:

@@ -14,6 +14,10 @@ from sqlalchemy.pool import StaticPool
 from redline.store.errors import StoreError
 
 BUSY_TIMEOUT_MS = 5000
+# anyio's threadpool runs at most 40 routes at once; one more for the audit writer and
+# one for a health probe. Connections open only when asked for, so an idle server holds few.
+POOL_SIZE = 42
+POOL_OVERFLOW = 8
 PROBE_BUSY_TIMEOUT_MS = 250
 VERSION_TABLE = "redline_alembic_version"
 # What a database says when it answers but will not write: a SQLite file (or folder)
@@ -94,7 +98,18 @@ class _Checkpointer:
 def _build_engine(url: URL) -> Engine:
     if url.get_backend_name() == "postgresql":
         try:
-            pg = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
+            # No pre-ping: it is a round trip on every checkout. A connection that turns out
+            # to be gone fails its statement, SQLAlchemy discards the pool, and writes are
+            # tried once more on a fresh one (AuditStore.record). The pool holds as many
+            # connections as threads can ask for at once (the threadpool, the audit writer),
+            # so it never opens and closes one per request past a small default size.
+            pg = create_engine(
+                url,
+                pool_size=POOL_SIZE,
+                max_overflow=POOL_OVERFLOW,
+                pool_pre_ping=False,
+                connect_args={"connect_timeout": 10},
+            )
             _recycle_read_only_connections(pg)
             return pg
         except NoSuchModuleError as exc:

@@ -19,33 +19,34 @@ MAX_LIMIT = 500
 MAX_ERROR_CHARS = 2000
 
 
-def decision_record(decision: Decision, now: datetime, text_excerpt: str) -> DecisionRecord:
+def decision_values(decision: Decision, now: datetime, text_excerpt: str) -> dict[str, Any]:
+    """The audit row of `decision` as column values (a Core insert takes them as they are)."""
     timings = {k: float(v) for k, v in decision.timings_ms.items()}
-    return DecisionRecord(
-        id=decision.id,
-        created_at=now,
-        policy_name=decision.policy_name,
-        policy_hash=decision.policy_hash,
-        outcome=decision.outcome.value,
-        reason=decision.reason,
-        risk_level=decision.risk_level.value,
-        rules_fired=decision.rules_fired,
-        suppressed=[_stored_finding(f) for f in decision.suppressed],  # with spans, for the workspace
-        findings=[_stored_finding(f) for f in decision.findings],
-        timings_ms=timings,
-        total_ms=timings.get("total", sum(timings.values())),
-        licensed_by_context=decision.licensed_by_context,
-        context=decision.context,
-        text_excerpt=text_excerpt[:EXCERPT_CHARS],
-        action=decision.action.to_dict() if decision.action is not None else None,
-        error=None if decision.error is None else decision.error[:MAX_ERROR_CHARS],
-        omitted=dict(decision.omitted) if any(decision.omitted.values()) else None,
-        layers=decision.layers or None,
-    )
+    return {
+        "id": decision.id,
+        "created_at": now,
+        "policy_name": decision.policy_name,
+        "policy_hash": decision.policy_hash,
+        "outcome": decision.outcome.value,
+        "reason": decision.reason,
+        "risk_level": decision.risk_level.value,
+        "rules_fired": list(decision.rules_fired),
+        "suppressed": [_stored_finding(f) for f in decision.suppressed],  # with spans, for the workspace
+        "findings": [_stored_finding(f) for f in decision.findings],
+        "timings_ms": timings,
+        "total_ms": timings.get("total", sum(timings.values())),
+        "licensed_by_context": decision.licensed_by_context,
+        "context": decision.context,
+        "text_excerpt": text_excerpt[:EXCERPT_CHARS],
+        "action": decision.action.to_dict() if decision.action is not None else None,
+        "error": None if decision.error is None else decision.error[:MAX_ERROR_CHARS],
+        "omitted": dict(decision.omitted) if any(decision.omitted.values()) else None,
+        "layers": decision.layers or None,
+    }
 
 
-def fields(row: DecisionRecord) -> dict[str, Any]:
-    return {column.key: getattr(row, column.key) for column in DecisionRecord.__table__.columns}
+def decision_record(decision: Decision, now: datetime, text_excerpt: str) -> DecisionRecord:
+    return DecisionRecord(**decision_values(decision, now, text_excerpt))
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
