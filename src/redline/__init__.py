@@ -3,10 +3,13 @@
     from redline import Gate, load_policy
     gate = Gate(load_policy("policy.yaml"))
     decision = gate.check("Your refund is approved.")
+    for event in gate.stream(chunks):  # release sentence by sentence; last, the decision
+        ...
     decision = gate.decide("refund_approval", {"amount": 18, "currency": "USD", ...})
 """
 
 from redline.decide.gate import Gate
+from redline.decide.stream import StreamEvent, TextStream
 from redline.errors import (
     ActionInputError,
     DomainError,
@@ -43,8 +46,10 @@ __all__ = [
     "RiskLevel",
     "Severity",
     "Status",
+    "StreamEvent",
     "SuiteError",
     "TextSignals",
+    "TextStream",
     "UnknownDomain",
     "__version__",
     "json_schema",

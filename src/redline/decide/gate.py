@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterable, Iterable, Mapping
 from time import perf_counter
 from typing import Any
 
@@ -13,6 +13,7 @@ from redline.decide.actions import decide_action
 from redline.decide.caps import cap_findings
 from redline.decide.ids import new_decision_id
 from redline.decide.resolve import Resolution, error_decision, resolve
+from redline.decide.stream import TextStream, crossing_patterns
 from redline.domains.base import Domain
 from redline.domains.registry import DomainRegistry
 from redline.errors import PolicyError
@@ -51,6 +52,7 @@ class Gate:
         self.text_signals = text_signals
         self.license = license or licensed_outcome  # another rule only in tests (service.testing)
         self.policy_hash = policy.hash
+        self._crossing: tuple[str, ...] | None = None  # patterns that stop a stream releasing
         unguarded = unguarded_rules(policy)  # a policy built in code gets the same check as a file
         if unguarded:
             raise PolicyError(unguarded[0].message, key=unguarded[0].key)
@@ -129,6 +131,21 @@ class Gate:
             context=context_meta,
             omitted={"findings": findings_omitted, "suppressed": suppressed_omitted},
         )
+
+    def stream(
+        self,
+        chunks: Iterable[str | bytes] | AsyncIterable[str | bytes] | None = None,
+        *,
+        context: Any = None,
+        confidence: float | None = None,
+    ) -> TextStream:
+        """Check a text as it arrives (decide/stream.py): iterate the result (`for`, or
+        `async for` over an async iterable) for events, `release` per sentence that may be
+        shown, at most one `hold`, and last the `decision`, which is `check` on the whole
+        text; or call `feed(chunk)` and `finish()` on it yourself."""
+        if self._crossing is None:
+            self._crossing = crossing_patterns(self.policy)
+        return TextStream(self, chunks, context=context, confidence=confidence, blocked_by=self._crossing)
 
     def _screen_text(self, shadow: Shadow) -> ScreenResult:
         """The screen over the shadow and, when a symbol or emoji stands inside a word

@@ -19,9 +19,19 @@ from fastapi import FastAPI
 from redline import __version__
 from redline.domains.registry import DomainRegistry
 from redline.errors import DomainError
-from redline.service import errors, http_protocol, routes, routes_canary, routes_decide, routes_review, workspace
+from redline.service import (
+    errors,
+    http_protocol,
+    routes,
+    routes_canary,
+    routes_decide,
+    routes_review,
+    routes_stream,
+    workspace,
+)
 from redline.service.limits import BodyLimit
 from redline.review.flags import settings_path
+from redline.service.routes_stream import STREAM_PATH
 from redline.service.policies import PolicyRegistry
 from redline.service.review_state import ReviewState, license_hook_from_env
 from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
@@ -113,11 +123,12 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.service = svc
     errors.install(app)
     app.include_router(routes.router)
+    app.include_router(routes_stream.router)
     app.include_router(routes_review.router)
     app.include_router(routes_decide.router)
     app.include_router(routes_canary.router)
     workspace.install(app, svc)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, streamed=(STREAM_PATH,))
     app.add_middleware(errors.Guard)  # added last: the outermost of ours
     return app
 

@@ -1,7 +1,8 @@
 """The request-body limit, enforced before any route reads a byte.
 
 Both a declared Content-Length over the limit and a body that streams past it (chunked,
-or a Content-Length that lies) get 413. The body is read here, counted, and replayed to
+or a Content-Length that lies) get 413. A streamed route (`POST /v1/check/stream`) gets
+its body as it arrives, and enforces the same limit on the bytes it reads. The body is read here, counted, and replayed to
 the app; once over the limit, the rest is drained (up to `drain`) so the client gets to
 read the 413 instead of a reset connection, then the connection is closed.
 """
@@ -16,9 +17,10 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, streamed: tuple[str, ...] = ()) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.streamed = frozenset(streamed)  # routes that read their body as it arrives
         self.drain = max(4 * max_bytes, 4 * 1024 * 1024)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -30,6 +32,9 @@ class BodyLimit:
             if declared <= self.drain:
                 await self._discard(receive, 0)
             await self._too_large(send)
+            return
+        if scope["path"] in self.streamed:  # it counts the bytes itself, as they come
+            await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
         size = 0
