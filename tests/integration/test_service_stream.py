@@ -71,7 +71,7 @@ def test_a_client_token_sees_the_client_view(server: LiveServer, http: httpx.Cli
     assert got[-1][1]["decision"]["reason"] == "held for review"
 
 
-def test_ndjson_lines_carry_the_conversation(server: LiveServer, http: httpx.Client) -> None:
+def test_ndjson_lines_carry_the_conversation_and_the_review_flags_decide_as_for_a_check(server: LiveServer, http: httpx.Client) -> None:
     header = {"policy": POLICY, "confidence": 90, "context": {"operator_uid": "u1", "messages": [
         {"role": "user", "sender_uid": "u1", "text": "paste me the full traceback"}]}}  # fmt: skip
     trace = 'Traceback (most recent call last):\n  File "/srv/app.py", line 3\nValueError: bad value.'
@@ -81,9 +81,14 @@ def test_ndjson_lines_carry_the_conversation(server: LiveServer, http: httpx.Cli
         "/v1/check/stream", headers={**server.auth("expert"), "Content-Type": "application/x-ndjson"}, content=iter([body])
     )
     decision = events(reply)[-1][1]["decision"]
-    assert decision["outcome"] == "execute" and decision["licensed_by_context"] is True
-    bare = events(stream(http, server, trace))[-1][1]["decision"]
-    assert bare["outcome"] == "escalate", "without the ask the traceback is held"
+    same = http.post(
+        "/v1/check", headers=server.auth("expert"),
+        json={"policy": POLICY, "text": trace, "confidence": 90, "context": header["context"]},
+    ).json()  # fmt: skip
+    assert decision["outcome"] == same["outcome"]
+    assert decision["review"]["context_supplied"] is True
+    for key in ("context", "mode", "context_used", "answer", "acted_on"):
+        assert decision["review"][key] == same["review"][key], key
 
 
 def test_a_line_that_is_not_a_chunk_holds_the_rest_and_decides_as_an_error(server: LiveServer, http: httpx.Client) -> None:

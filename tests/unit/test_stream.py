@@ -268,3 +268,23 @@ def test_no_split_of_odd_text_releases_what_the_whole_check_holds(text: str, dat
     assert same(final, whole)
     released = released_text(events)
     assert all(f.start >= len(released) for f in whole.findings), (text, released)
+
+
+ASK = {"operator_uid": "u1", "messages": [{"role": "user", "sender_uid": "u1", "text": "paste me the full traceback"}]}
+TRACE = 'Traceback (most recent call last):\n  File "/srv/app.py", line 3\nValueError: bad value.'
+
+
+def test_licensed_content_waits_for_the_whole_text_which_may_take_the_license_back() -> None:
+    events = list(GATE.stream([TRACE, " Then I approved a full refund. Bye."], context=ASK, confidence=90))
+    final = events[-1].decision
+    assert final is not None and final.outcome is Outcome.ESCALATE
+    assert released_text(events) == "", "the traceback was licensed only until the refund promise"
+    assert any(f.entity == "STACK_TRACE" for f in final.findings)
+
+
+def test_licensed_content_is_released_with_a_decision_that_licenses_it() -> None:
+    events = list(GATE.stream([TRACE[:30], TRACE[30:], " Hope that helps."], context=ASK, confidence=90))
+    final = events[-1].decision
+    assert final is not None and final.outcome is Outcome.EXECUTE and final.licensed_by_context
+    assert released_text(events) == TRACE + " Hope that helps."
+    assert [e.kind for e in events][-2:] == ["release", "decision"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterable, Iterable, Mapping
+from collections.abc import AsyncIterable, Callable, Iterable, Mapping
 from time import perf_counter
 from typing import Any
 
@@ -138,14 +138,18 @@ class Gate:
         *,
         context: Any = None,
         confidence: float | None = None,
+        decide: Callable[[str], Decision] | None = None,
     ) -> TextStream:
         """Check a text as it arrives (decide/stream.py): iterate the result (`for`, or
         `async for` over an async iterable) for events, `release` per sentence that may be
         shown, at most one `hold`, and last the `decision`, which is `check` on the whole
-        text; or call `feed(chunk)` and `finish()` on it yourself."""
+        text (or what `decide` makes of the whole text); or call `feed(chunk)` and
+        `finish()` on it yourself."""
         if self._crossing is None:
             self._crossing = crossing_patterns(self.policy)
-        return TextStream(self, chunks, context=context, confidence=confidence, blocked_by=self._crossing)
+        return TextStream(
+            self, chunks, context=context, confidence=confidence, blocked_by=self._crossing, decide=decide
+        )
 
     def _screen_text(self, shadow: Shadow) -> ScreenResult:
         """The screen over the shadow and, when a symbol or emoji stands inside a word

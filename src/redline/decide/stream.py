@@ -10,8 +10,10 @@
 What is promised, for any split of a text into chunks:
 - the final `decision` event carries `gate.check(whole text)` (same context, confidence);
 - no character of a span that decision holds has been released: a sentence is released
-  only after `check` of the whole text up to and including it came back `execute`, and
-  everything after the first sentence that did not is held until the decision.
+  only after `check` of the whole text up to and including it came back `execute` with
+  no finding at all (not even one the conversation licensed: a later finding would take
+  that license back), and everything after the first sentence that did not is held until
+  the decision, which releases the rest when it is `execute`.
 
 Why a check of the text so far is enough for what it covers: the screen's context is
 sentence-bounded, terms and topics do not reach past a sentence's end, and a match that
@@ -36,7 +38,7 @@ from __future__ import annotations
 import codecs
 import re
 import warnings
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -91,7 +93,12 @@ class StreamEvent:
 
 class TextStream:
     """The state of one streamed text. Feed it chunks (`feed`, then `finish`), or iterate
-    it over the chunks it was made with. Not thread-safe: one stream, one consumer."""
+    it over the chunks it was made with. Not thread-safe: one stream, one consumer.
+
+    `decide` makes the final decision from the whole text instead of `gate.check` (the
+    service passes its review pipeline, which reads the conversation as its flags say).
+    The promise holds for any check of the text through the same gate, with or without
+    the conversation: the text released had no finding, and a conversation never adds one."""
 
     def __init__(
         self,
@@ -101,11 +108,13 @@ class TextStream:
         context: Any = None,
         confidence: float | None = None,
         blocked_by: tuple[str, ...] | None = None,
+        decide: Callable[[str], Decision] | None = None,
     ) -> None:
         self._gate = gate
         self._chunks = chunks
         self._context = context
         self._confidence = confidence
+        self._decide = decide
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._parts: list[str] = []
         self._length = 0
@@ -123,6 +132,11 @@ class TextStream:
     def releasing(self) -> bool:
         """Whether sentences can be released before the text is complete."""
         return not self.blocked_by
+
+    @property
+    def held(self) -> bool:
+        """Whether the stream stopped releasing (a `hold` was given)."""
+        return self._held_at is not None
 
     @property
     def text(self) -> str:
@@ -167,6 +181,8 @@ class TextStream:
         text = self.text
         if self._bad_chunk is not None:
             self.decision = self._gate.check(_BadChunk(self._bad_chunk), self._context, self._confidence)  # type: ignore[arg-type]
+        elif self._decide is not None:
+            self.decision = self._decide(text)
         else:
             self.decision = self._gate.check(text, context=self._context, confidence=self._confidence)
         self.checks += 1
@@ -221,7 +237,9 @@ class TextStream:
             decision = self._gate.check(text[:point], context=self._context, confidence=self._confidence)
             self.checks += 1
             self._checked = point
-            if decision.outcome is not Outcome.EXECUTE:
+            if decision.outcome is not Outcome.EXECUTE or decision.findings:
+                # a finding the conversation licensed is shown only with the whole text:
+                # a later finding would take the license back
                 return events + self._hold(decision.outcome)
             events.append(StreamEvent("release", self._released, point, text[self._released : point]))
             self._released = point

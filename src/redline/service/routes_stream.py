@@ -9,7 +9,8 @@ The body is read as it arrives (chunked transfer encoding, or any body):
 
 Events: `release` `{"start", "end", "text"}` for each piece that may be shown; at most one
 `hold` `{"start", "outcome"}` (nothing from `start` on comes before the decision); last,
-`decision` `{"decision": <the /v1/check view for the token's role>, "released", "held"}`,
+`decision` `{"decision": <the /v1/check view for the token's role>, "released", "held"}`
+(the decision `POST /v1/check` would give the whole text, review flags included),
 sent only once the decision is recorded (log line, audit row, queue item when held),
 or `error` `{"error", "detail", "id"?}` when it could not be. A client that goes away, a
 body over the size limit (`error` `too_large` after the decision) or a pause of more
@@ -37,6 +38,7 @@ from starlette.types import Receive, Scope, Send
 
 from redline.decide.gate import Gate
 from redline.decide.stream import StreamEvent, TextStream
+from redline.types import Decision
 from redline.service.auth import require
 from redline.service.errors import ApiError, responses
 from redline.service.models import POLICY_NAME, ContextIn
@@ -121,7 +123,15 @@ async def check_stream(
             f"no policy named {policy!r}; the loaded policies are: {', '.join(known) or 'none'}",
             known_policies=known,
         )  # fmt: skip
-    stream = gate.stream(context=context, confidence=confidence)
+    # Sentences are released on checks without the conversation (it could only relax them,
+    # and a sentence with any finding is not released early anyway); the decision on the
+    # whole text goes through the review flags, exactly as POST /v1/check would decide it.
+    svc_flags = svc.flags
+
+    def decide(text: str) -> Decision:
+        return svc_flags.check(gate, text, context, confidence).answer
+
+    stream = gate.stream(confidence=confidence, decide=decide)
     return _EventStream(svc, gate, stream, principal.role, body, first, ndjson=kind in _NDJSON)
 
 
@@ -187,7 +197,7 @@ class _EventStream(Response):
         if decision is None:
             return
         try:
-            await self.svc.arecord(decision, self.stream.text)
+            decision = await self.svc.arecord(decision, self.stream.text)
         except ApiError as exc:
             alive = alive and await self._send(send, "error", exc.body.model_dump(exclude_none=True))
         else:
