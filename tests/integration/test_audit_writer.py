@@ -6,6 +6,7 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event
@@ -59,22 +60,27 @@ class Gated:
         self.sizes.append(len(batch))
         return self.store.record_many(batch)
 
+    def queue_behind(self, writer: AuditWriter, first: PendingRecord, batch: list[PendingRecord], send: Any) -> None:
+        """`first` is being committed while all of `batch` queues behind it; then both go."""
+        head = threading.Thread(target=send, args=(first,))
+        head.start()
+        assert self.entered.wait(10)
+        threads = [threading.Thread(target=send, args=(e,)) for e in batch]
+        for t in threads:
+            t.start()
+        while writer.backlog < len(batch):
+            threading.Event().wait(0.01)
+        self.release.set()
+        for t in [head, *threads]:
+            t.join(10)
+
 
 def test_rows_that_queue_behind_a_commit_share_the_next_one(store: AuditStore) -> None:
     gated = Gated(store)
     writer = AuditWriter(gated)
     try:
-        first = threading.Thread(target=writer.record, args=(pending("first"),))
-        first.start()
-        assert gated.entered.wait(10)
-        others = [threading.Thread(target=writer.record, args=(pending(f"r{n}", held=n % 3 == 0),)) for n in range(20)]
-        for t in others:
-            t.start()
-        while writer.backlog < 20:
-            threading.Event().wait(0.01)
-        gated.release.set()
-        for t in [first, *others]:
-            t.join(10)
+        batch = [pending(f"r{n}", held=n % 3 == 0) for n in range(20)]
+        gated.queue_behind(writer, pending("first"), batch, writer.record)
     finally:
         writer.close()
     assert gated.sizes == [1, 20]
@@ -121,18 +127,8 @@ def test_one_bad_row_costs_no_other_row_its_answer(store: AuditStore) -> None:
             outcomes[entry.decision.id] = exc
 
     try:
-        first = threading.Thread(target=send, args=(pending("before"),))
-        first.start()
-        assert gated.entered.wait(10)
         batch = [pending("ok-1"), pending("dup"), pending("nul", text="a\x00b"), pending("ok-2", held=True)]
-        threads = [threading.Thread(target=send, args=(e,)) for e in batch]
-        for t in threads:
-            t.start()
-        while writer.backlog < len(batch):
-            threading.Event().wait(0.01)
-        gated.release.set()
-        for t in [first, *threads]:
-            t.join(10)
+        gated.queue_behind(writer, pending("before"), batch, send)
     finally:
         writer.close()
     assert gated.sizes == [1, 4]

@@ -68,7 +68,7 @@ def test_no_input_gets_a_server_error_and_every_reply_matches_the_schema(db_url:
                 break
         output = result.stdout + result.stderr
         assert result.returncode == 0, _problems(output)
-        assert "Tested: 16" in output, output[-4000:]
+        assert "Tested: 17" in output, output[-4000:]
     server_output = server.tail(500_000)
     assert "Traceback" not in server_output, server_output[-8000:]
 
