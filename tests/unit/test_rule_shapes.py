@@ -148,3 +148,15 @@ def test_a_collector_the_caller_turned_off_stays_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic"),
+    [
+        ("Escalate, where possible, any refund over $500.", "refund"),
+        ("Never, unless a manager approves, waive a late fee.", "waive"),
+    ],
+)
+def test_a_condition_set_between_commas_is_an_aside(rule: str, topic: str) -> None:
+    assert topic in labels(rule)
+    assert not {"possible", "manager", "approves"} & words(rule)

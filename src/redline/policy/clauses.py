@@ -108,6 +108,10 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "homeless, facing eviction or without food": an item of the list
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
+            close = next((j for j in range(i + 1, min(i + 5, len(tokens_))) if tokens_[j] == ","), None)
+            if tokens_[i - 1] == "," and close is not None and close + 1 < len(tokens_):
+                # "Escalate, WHERE POSSIBLE, any refund …": an aside between commas
+                return tokens_[: i - 1] + cut(tokens_[close + 1 :], escalating)
             return tokens_[:i]
         if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
             following = tokens_[i + 1]
