@@ -160,3 +160,29 @@ def test_a_collector_the_caller_turned_off_stays_off() -> None:
 def test_a_condition_set_between_commas_is_an_aside(rule: str, topic: str) -> None:
     assert topic in labels(rule)
     assert not {"possible", "manager", "approves"} & words(rule)
+
+
+def test_the_ground_after_because_of_is_the_topic_and_a_forbidden_routing_verb_is_the_act() -> None:
+    rule = "Never reject a candidate because of a disability or a request for accommodation."
+    assert "accommodation" in labels(rule)
+    assert any("disability" in label for label in labels(rule))
+    assert "transfer + funds" in labels("Do not transfer funds to a new payee without a callback.")
+    assert labels("Never promise refunds because billing decides.") == {"refunds"}  # a reason stays a reason
+
+
+def test_a_frame_after_any_is_the_container_and_its_topic_stands_alone() -> None:
+    assert labels("Escalate any candidate complaint about harassment at a placement.") == {"harassment"}
+
+
+def test_a_rule_that_names_another_person_is_not_set_aside_by_that_person() -> None:
+    rule = "Hand off to a human when a parent disputes a charge made by their child."
+    g = gate(rule, "flag")
+    assert g.check("Your kid made these charges on the console, and you're disputing them.").outcome is Outcome.ESCALATE
+    plain = gate("Hand off to a human when a customer disputes a charge.", "flag")
+    assert not held(plain, "My son disputes every charge he sees on his own card.")  # someone else's dispute
+
+
+def test_self_is_also_its_reflexives() -> None:
+    g = gate("Escalate any mention of self-harm.", "flag")
+    assert held(g, "You're thinking about harming yourself.")
+    assert not held(g, "Please take care of yourself and rest.")

@@ -16,7 +16,7 @@ from redline.policy.lexicon import lemmas, part_of_speech
 from redline.policy.words import WORDS, phrase_at
 
 __all__ = [
-    "CONTAINER_DETS", "about_others", "after_frame", "clauses", "cut", "disclosure_verbs", "in_list",
+    "CONTAINER_DETS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "clauses", "cut", "disclosure_verbs", "in_list",
     "items", "phrase", "rule_clauses", "tokens",
 ]
 
@@ -32,7 +32,7 @@ CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
-_POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
+POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
 # a word every phrase of the `others` list holds and few rules do: most rules never name
 # another person, and need not be read for it
 _OTHERS_FIRST_WORDS = frozenset(
@@ -93,7 +93,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     rationale: list[list[str]] = []
     for clause in found[1:]:
         n = phrase_at(clause, 0, "directive")
-        forbids = n and " ".join(clause[:n]) not in _POSITIVE_DIRECTIVES  # not "always use …"
+        forbids = n and " ".join(clause[:n]) not in POSITIVE_DIRECTIVES  # not "always use …"
         (stated if forbids else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
 
@@ -104,6 +104,8 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
         if i == 0 and tokens_[0] != "to":
             continue
         if phrase_at(tokens_, i, "cut"):
+            if tokens_[i] == "because" and i + 1 < len(tokens_) and tokens_[i + 1] == "of":
+                continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
                 continue  # "homeless, facing eviction or without food": an item of the list
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():

@@ -197,6 +197,9 @@ def _respellings(form: str) -> set[str]:
     return found
 
 
+_REFLEXIVES = frozenset("myself yourself himself herself itself oneself ourselves yourselves themselves".split())
+
+
 @lru_cache(maxsize=1 << 16)
 def family(word: str, derive: bool = True) -> frozenset[str]:
     """Every surface form that counts as `word` (lower-case, one word).
@@ -215,6 +218,8 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
         forms.update(_inflections(lemma))
     for form in list(forms):
         forms.update(_respellings(form))
+    if "self" in bases:  # "self-harm" is "harming YOURSELF": the reflexives are forms of self
+        forms.update(_REFLEXIVES)
     return frozenset(f for f in forms if f)
 
 

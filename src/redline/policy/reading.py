@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from redline.policy.clauses import CONTAINER_DETS, after_frame, cut, in_list, items, phrase, rule_clauses
+from redline.policy.clauses import (
+    CONTAINER_DETS, POSITIVE_DIRECTIVES, after_frame, cut, in_list, items, phrase, rule_clauses,
+)
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
@@ -257,13 +259,16 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
     words: list[Word] = []
     state = _State(verb_place=False)
     for number, clause in enumerate(stated):
-        imperative = False
+        imperative = forbids = False
         clause = clause[_bound_party(clause):]
         while clause and (n := phrase_at(clause, 0, "directive")):
             # "Never GIVE …" opens with a verb; "No SEATS booked …" with a noun phrase
+            forbids = forbids or " ".join(clause[:n]) not in POSITIVE_DIRECTIVES
             clause, imperative = clause[n:], clause[0] != "no"
         escalating = False
-        if clause and (n := phrase(clause, 0, "escalate")):
+        # "Never REJECT a candidate because of …", "Do not TRANSFER funds …": a routing
+        # verb that the rule forbids is the act it guards, not a hand-off
+        if clause and not forbids and (n := phrase(clause, 0, "escalate")):
             escalating, imperative, clause = True, False, clause[n:]
         state = _State(verb_place=imperative, np_count=state.np_count)
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
@@ -305,7 +310,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     # "… in a ticket OR CHAT": a bare noun after a prepositional phrase goes on with it
     in_pp = state.in_pp and splitter in ("or", "and", "nor") and _role(item, 0)[0] == "content" \
         and sum(_role(item, j)[0] == "content" for j in range(len(item))) == 1
-    container_pending = escalating and index == 0 and clause == 0
+    # "any complaint ABOUT harassment at a placement": the frame was the container
+    container_pending = escalating and index == 0 and clause == 0 and len(item) == len(raw)
 
     def close(container: bool = False) -> None:
         nonlocal phrase, seen_content

@@ -31,7 +31,7 @@ import ahocorasick_rs
 
 from redline.types import ContextAssessment, Cue, Status
 
-__all__ = ["TextContext", "assess"]
+__all__ = ["TextContext", "assess", "names_another_person"]
 
 _PRIORITY = (
     Status.NEGATED,
@@ -400,6 +400,17 @@ def _near(text: str, end: int, phrase_start: int, words: int) -> bool:
     """At most `words` words and no clause mark between the hit's end and a phrase."""
     gap = text[end:phrase_start]
     return len(_WORDS(gap)) <= words and not _CLAUSE_MARK(gap)
+
+
+def names_another_person(text: str) -> bool:
+    """Whether `text` (a rule) names a person other than the one served, in the words
+    that mark another experiencer in a draft ("charges made by a CHILD", "YOUR HUSBAND's
+    prescription"): a draft that names that person again is the rule's case, so such cues
+    must not set its hits aside."""
+    for _, _, entries in _find_phrases(text.lower()):
+        if any(status is Status.OTHER_EXPERIENCER and not stops for side in entries[:2] for stops, status, _ in side):
+            return True
+    return False
 
 
 def assess(text: str, start: int, end: int) -> ContextAssessment:

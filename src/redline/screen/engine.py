@@ -13,7 +13,8 @@ from threading import Lock
 from redline.policy.building import collector_paused
 from redline.policy.schema import Policy
 from redline.policy.topics import about_others, derive_topics
-from redline.screen.context import TextContext
+from redline.policy.clauses import rule_clauses
+from redline.screen.context import TextContext, names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.normalize import Shadow, strip_invisible
 from redline.screen.detectors.allow import AllowList
@@ -67,6 +68,16 @@ def _suppress(default: frozenset[Status], explicit: tuple[Status, ...] | None, o
     return default - {Status.OTHER_EXPERIENCER} if others else default
 
 
+def about_other_people(rule: str) -> bool:
+    """Whether a rule guards another person's information or acts ("another customer's",
+    "whether someone has …", "charges made by a child"): read in the clauses that state
+    the rule, not in its rationale ("… their parents decide")."""
+    if about_others(rule):
+        return True
+    stated = rule_clauses(rule)[0]
+    return names_another_person(" ".join(token for clause in stated for token in clause))
+
+
 def rule_specs(policy: Policy) -> list[RuleSpec]:
     """Every rule of the policy that the screen runs, with its id as findings name it."""
     default = frozenset(policy.screen.suppress)
@@ -80,7 +91,7 @@ def rule_specs(policy: Policy) -> list[RuleSpec]:
                 RuleSpec(
                     id=f"{skill.slug}:{line.id}",
                     severity=line.severity,
-                    suppress=_suppress(default, line.suppress, about_others(line.rule)),
+                    suppress=_suppress(default, line.suppress, about_other_people(line.rule)),
                     terms=line.terms or (),
                     patterns=line.patterns,
                     detectors=derived.detectors if derived else (),
@@ -94,7 +105,7 @@ def rule_specs(policy: Policy) -> list[RuleSpec]:
                 RuleSpec(
                     id=f"soul:{kind}:{index}",
                     severity=severity,
-                    suppress=_suppress(default, None, derived.about_others),
+                    suppress=_suppress(default, None, about_other_people(text)),
                     terms=(),
                     source="boundary",
                     detectors=derived.detectors,

@@ -14,7 +14,7 @@ from redline.policy.lexicon import family, share_of_drafts
 from redline.policy.schema import Policy
 from redline.policy.terms import term_variants
 from redline.policy.topics import derive_topics
-from redline.screen.engine import detector_rules, rule_specs
+from redline.screen.engine import about_other_people, detector_rules, rule_specs
 from redline.screen.matcher import WINDOW, term_words, topic_keys
 from redline.types import Status
 
@@ -79,10 +79,10 @@ def explain(policy: Policy) -> dict[str, Any]:
         else:
             derived = None
         suppress_note = None
-        if derived is not None and derived.about_others and own_suppress is None and Status.OTHER_EXPERIENCER in default:
+        if derived is not None and about_other_people(text) and own_suppress is None and Status.OTHER_EXPERIENCER in default:
             suppress_note = ("the rule is about other people's information, so other-experiencer cues "
                              "do not set its hits aside")
-        elif own_suppress is not None and Status.OTHER_EXPERIENCER in spec.suppress and derive_topics(text).about_others:
+        elif own_suppress is not None and Status.OTHER_EXPERIENCER in spec.suppress and about_other_people(text):
             warnings.append("the rule is about other people's information but its `suppress` sets "
                             "other-experiencer hits aside: 'your husband has …' will not fire")
         rules.append({
