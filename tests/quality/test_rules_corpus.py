@@ -10,7 +10,9 @@ A fourth (heldout-d: travel agencies, mortgages, telecom, pharmacies, returns, s
 admissions, home security, wealth management) was written to paraphrase: its drafts say
 the forbidden thing in other words, and its near misses use the topic's own word in a
 harmless sense. A lexical screen cannot hold most of it (that is the judge's work); its
-floor guards what the screen does hold there. The floors sit a little under what
+floor guards what the screen does hold there. A fifth (heldout-e: payment apps, physio
+clinics, auto claims, solar sales, staffing, parcels, congregations, esports) follows the
+dev file's specification again and was the last scored blind. The floors sit a little under what
 the gate measures today (README, "Topic derivation"): a change that loses recall or adds
 false alarms on material it was not written for fails here.
 """
@@ -33,6 +35,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-b.jsonl", 0.92, 0.08),
         ("heldout-c.jsonl", 0.85, 0.04),
         ("heldout-d.jsonl", 0.34, 0.28),
+        ("heldout-e.jsonl", 0.90, 0.15),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:

@@ -186,3 +186,9 @@ def test_self_is_also_its_reflexives() -> None:
     g = gate("Escalate any mention of self-harm.", "flag")
     assert held(g, "You're thinking about harming yourself.")
     assert not held(g, "Please take care of yourself and rest.")
+
+
+def test_to_before_a_verb_is_no_destination() -> None:
+    rule = "Hand off to a human when someone asks to have their membership removed."
+    assert labels(rule) == {"membership + removed"}
+    assert held(gate(rule, "flag"), "Your membership has been removed as requested.")

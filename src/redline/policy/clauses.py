@@ -28,6 +28,10 @@ _TOKEN = re.compile(
 _CLAUSE_END = frozenset(";.!?:")
 _ITEM_MARKS = frozenset(",()/&")
 CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
+# "escalate TO A supervisor", "hand off TO OUR team"; not "asks TO HAVE it removed"
+_DESTINATION_OPENERS = frozenset(
+    "a an the our your their his her its my this that these those another someone somebody us them him".split()
+)
 # "Hand off to a human WHEN a customer disputes a charge": after a destination that opens
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
@@ -117,7 +121,7 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
             return tokens_[:i]
         if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
             following = tokens_[i + 1]
-            if following in WORDS["closed"] or in_list("addressee", following) or following in ("human", "humans"):
+            if following in _DESTINATION_OPENERS or in_list("addressee", following) or following in ("human", "humans"):
                 # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
                 # who …" names the destination first: only that phrase goes
                 resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in CONTAINER_DETS
