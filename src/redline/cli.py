@@ -206,6 +206,21 @@ def _print_report(report: dict[str, Any]) -> None:
         out.print(f"[bold]known screen misses[/] (a judge's work): {caught}/{len(known)} caught")
         for case in known:
             out.print(_case_line(case))
+    _print_layers(report.get("layers") or {})
+
+
+def _print_layers(layers: dict[str, Any]) -> None:
+    if not layers.get("judge"):
+        return
+    rate = layers["agreement_rate"]
+    latency = layers["judge_latency_ms"] or {}
+    out.print(
+        f"[bold]layers[/]: judge {layers['judge']} asked on {layers['judged']} probes, "
+        f"agreement {'n/a' if rate is None else f'{rate:.3f}'}, decided by {layers['decided_by']}, "
+        f"status {layers['judge_status']}, latency p50 {latency.get('p50', 'n/a')} ms p99 {latency.get('p99', 'n/a')} ms"
+    )
+    caught = layers["known_screen_misses_caught_by_judge"]
+    out.print(f"  known screen misses the judge caught: {', '.join(caught) if caught else 'none'}")
 
 
 def _case_line(case: dict[str, Any]) -> Text:
@@ -227,8 +242,12 @@ def _case_line(case: dict[str, Any]) -> Text:
 def eval_suite(
     suite: Path = typer.Argument(..., help="A folder with policy.yaml and probes.jsonl."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+    judge: Optional[str] = typer.Option(
+        None, "--judge", help="Run with this judge instead of the policy's: heuristic, embedding, openai, anthropic, none."
+    ),
+    judge_when: Optional[str] = typer.Option(None, "--judge-when", help="With --judge: never, on_hits or always (default always)."),
 ) -> None:
-    """Score a probe suite: exact outcomes, misses and over-flags, by group."""
+    """Score a probe suite: exact outcomes, misses and over-flags, by group, and layer agreement."""
     from redline.eval.probes import run_suite
 
     try:
@@ -242,7 +261,7 @@ def eval_suite(
                 if total >= _PROGRESS_FROM:
                     progress.update(task, completed=done, total=total)
 
-            report = run_suite(suite, on_progress=advance)
+            report = run_suite(suite, on_progress=advance, judge=judge, judge_when=judge_when)
     except RedlineError as exc:
         raise _fail(exc) from None
     if as_json:

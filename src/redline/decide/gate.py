@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from redline.decide.actions import decide_action
+from redline.decide.combine import combine, judge_rules, screen_states
 from redline.decide.caps import cap_findings
 from redline.decide.ids import new_decision_id
 from redline.decide.resolve import Resolution, error_decision, resolve
@@ -17,17 +18,33 @@ from redline.decide.stream import TextStream, crossing_patterns
 from redline.domains.base import Domain
 from redline.domains.registry import DomainRegistry
 from redline.errors import PolicyError
+from redline.judges.base import Judge, JudgeContext, Message
+from redline.judges.guard import GuardedJudge
+from redline.judges.registry import build_judge
 from redline.policy.guards import unguarded_rules
 from redline.policy.schema import Policy
 from redline.signals import TextSignalSource
 from redline.review.license import License, licensed_outcome
 from redline.review.principal import principal_facts
-from redline.screen.engine import ScreenResult, compile_screen
+from redline.screen.engine import ScreenResult, compile_screen, rule_specs
 from redline.screen.normalize import Shadow, has_symbols_in_words, normalize
 from redline.types import Decision, Finding, Outcome, RiskLevel
 
 log = logging.getLogger("redline.gate")
 
+_FROM_POLICY: Any = object()
+
+
+def _messages(context: Any) -> tuple[Message, ...]:
+    """The conversation's (role, text) pairs, for a judge; anything malformed is left out."""
+    rows = context.get("messages") if isinstance(context, dict) else None
+    if not isinstance(rows, list):
+        return ()
+    return tuple(
+        Message(str(row.get("role", "user"))[:20], row["text"])
+        for row in rows
+        if isinstance(row, dict) and isinstance(row.get("text"), str)
+    )
 
 
 class Gate:
@@ -36,6 +53,10 @@ class Gate:
     Build once; `check` and `decide` are safe to call from threads. Without a policy,
     `Gate()` decides actions and checks texts with the built-in detectors only (the
     defaults of an empty version-1 policy: every clean draft goes to human review).
+
+    The judge is the one the policy's `judge:` names, unless `judge` gives another (any
+    object with the `Judge` protocol; None for none). Either way it runs with the
+    policy's timeout, one retry and a cache.
     """
 
     def __init__(
@@ -45,6 +66,7 @@ class Gate:
         domains: DomainRegistry | None = None,
         text_signals: TextSignalSource | None = None,
         license: License | None = None,
+        judge: Judge | None = _FROM_POLICY,
     ) -> None:
         policy = policy if policy is not None else Policy(version=1, name="default")
         self.policy = policy
@@ -60,6 +82,18 @@ class Gate:
             self._screen = compile_screen(policy)
         except Exception as exc:  # validated policies compile; say so loudly if one does not
             raise PolicyError(f"policy {policy.name!r} validated but could not be compiled: {exc}") from exc
+        if judge is _FROM_POLICY:
+            try:
+                judge = build_judge(policy.judge.model_dump(), policy.source_dir)
+            except PolicyError as exc:  # name the file: the service loads many
+                raise PolicyError(exc.problem, path=policy.source_path, key=exc.key) from exc
+        self.judge: GuardedJudge | None = None
+        if judge is not None:
+            self.judge = judge if isinstance(judge, GuardedJudge) else GuardedJudge(
+                judge, policy_hash=self.policy_hash, timeout_s=policy.judge.timeout_s
+            )
+        self._judge_rules = judge_rules(policy)
+        self._suppress = {spec.id: spec.suppress for spec in rule_specs(policy)}
 
     def check(
         self,
@@ -89,15 +123,21 @@ class Gate:
             normalized = perf_counter()
             result = self._screen_text(shadow)
             screened = perf_counter()
+            all_findings = result.findings
             resolution = resolve(
-                result.findings,
+                all_findings,
                 confidence=confidence,
                 min_confidence=self.policy.auto_send.min_confidence,
             )
+            layers: dict[str, Any] = {"judge": None, "agreement": None, "decided_by": "screen"}
+            judged = screened
+            if self.judge is not None:
+                resolution, all_findings, layers = self._judge(text, result, context, confidence, resolution)
+                judged = perf_counter()
             context_meta = None
             if context is not None:
-                resolution, context_meta = self._license(resolution, result.findings, context, confidence)
-            findings, findings_omitted = cap_findings(result.findings)
+                resolution, context_meta = self._license(resolution, all_findings, context, confidence)
+            findings, findings_omitted = cap_findings(all_findings)
             suppressed, suppressed_omitted = cap_findings(result.suppressed)
             findings_omitted += result.unassessed  # hits of rules that had fired often enough
             suppressed_omitted += result.unrecorded
@@ -117,7 +157,8 @@ class Gate:
             timings_ms={
                 "normalize": (normalized - started) * 1e3,
                 "screen": (screened - normalized) * 1e3,
-                "resolve": (done - screened) * 1e3,
+                **({"judge": (judged - screened) * 1e3} if self.judge is not None else {}),
+                "resolve": (done - judged) * 1e3,
                 "total": (done - started) * 1e3,
             },
             layers={
@@ -125,8 +166,7 @@ class Gate:
                     "verdict": "violates" if result.findings else "clear",
                     "hits": result.hits,
                 },
-                "judge": None,
-                "agreement": None,
+                **layers,
             },
             context=context_meta,
             omitted={"findings": findings_omitted, "suppressed": suppressed_omitted},
@@ -150,6 +190,33 @@ class Gate:
         return TextStream(
             self, chunks, context=context, confidence=confidence, blocked_by=self._crossing, decide=decide
         )
+
+    def _judge(
+        self, text: str, result: ScreenResult, context: Any, confidence: float | None, screen_alone: Resolution
+    ) -> tuple[Resolution, tuple[Finding, ...], dict[str, Any]]:
+        """The judge's verdict combined with the screen's, or why the judge was not asked."""
+        assert self.judge is not None
+        when = self.policy.judge.when
+        saw_hit = bool(result.findings or result.suppressed)
+        if when == "never" or (when == "on_hits" and not saw_hit) or not self._judge_rules:
+            why = "no red lines or boundaries to judge" if not self._judge_rules else (
+                "judge.when is never" if when == "never" else "judge.when is on_hits and the screen saw no hit")
+            layer = {"called": False, "judge": self.judge.name, "model": self.judge.model, "why": why}
+            return screen_alone, result.findings, {"judge": layer, "agreement": None, "decided_by": "screen"}
+        verdict = self.judge.judge(
+            text, self._judge_rules, JudgeContext(messages=_messages(context), screen=screen_states(result))
+        )
+        combined = combine(
+            text,
+            self._judge_rules,
+            result,
+            verdict,
+            reads_context=self.judge.reads_context,
+            suppress=self._suppress,
+            confidence=confidence,
+            min_confidence=self.policy.auto_send.min_confidence,
+        )
+        return combined.resolution, result.findings + combined.judge_findings, combined.layers
 
     def _screen_text(self, shadow: Shadow) -> ScreenResult:
         """The screen over the shadow and, when a symbol or emoji stands inside a word
@@ -230,5 +297,5 @@ class Gate:
             policy_hash=self.policy_hash,
             elapsed_s=elapsed,
             exc=exc,
-            layers={"screen": {"verdict": "error"}, "judge": None, "agreement": None},
+            layers={"screen": {"verdict": "error"}, "judge": None, "agreement": None, "decided_by": None},
         )

@@ -22,6 +22,7 @@ from redline.decide.gate import Gate
 from redline.decide.resolve import REASON_BELOW_BAR
 from redline.errors import SuiteError
 from redline.eval.jsonl import numbered_rows
+from redline.eval.layers import layer_fields, layer_summary, with_judge
 from redline.policy import load_policy
 from redline.types import Outcome
 
@@ -80,13 +81,19 @@ def _rate(part: int, whole: int) -> float:
 
 
 def run_suite(
-    suite_dir: str | Path, *, on_progress: Callable[[int, int], None] | None = None
+    suite_dir: str | Path,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+    judge: str | None = None,
+    judge_when: str | None = None,
 ) -> dict[str, Any]:
-    """Check every probe of the suite and return the report (DESIGN.md section 9)."""
+    """Check every probe of the suite and return the report (DESIGN.md section 9).
+
+    `judge` (and `judge_when`) replace the policy's judge for this run."""
     suite = Path(suite_dir)
     if not suite.is_dir():
         raise SuiteError(f"{suite}: not a folder; a suite is a folder with policy.yaml and probes.jsonl")
-    gate = Gate(load_policy(suite / "policy.yaml"))
+    gate = Gate(with_judge(load_policy(suite / "policy.yaml"), judge, judge_when))
     probes = read_probes(suite / "probes.jsonl")
     cases: list[dict[str, Any]] = []
     groups: dict[str, dict[str, int]] = {}
@@ -133,6 +140,7 @@ def run_suite(
                 "known_screen_miss": probe.known_screen_miss,
                 "text": probe.text,
                 "note": probe.note,
+                **layer_fields(decision),
             }
         )
         if on_progress is not None:
@@ -156,5 +164,6 @@ def run_suite(
             "caught": sum(c["outcome_ok"] for c in known),
             "ids": [c["id"] for c in known],
         },
+        "layers": layer_summary(cases, gate.judge.name if gate.judge is not None else None),
         "cases": cases,
     }

@@ -29,7 +29,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from redline.errors import PolicyError
 from redline.policy.building import collector_paused
 from redline.policy.guards import unguarded_rules
-from redline.policy.schema import SHAPE_TAGS, Policy
+from redline.policy.judge_check import judge_problems
+from redline.policy.schema import JUDGE_KEYS, SHAPE_TAGS, Policy
 
 Loc = tuple[str | int, ...]
 MAX_POLICY_BYTES = 16 * 1024 * 1024
@@ -187,6 +188,12 @@ def parse_policy(text: str, path: str = "<string>") -> Policy:
         raise PolicyError(
             message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(first_rule.loc)
         )
+    base_dir = Path(path).resolve().parent if Path(path).is_file() else None
+    for key, problem in judge_problems(policy.judge, base_dir):
+        mark = _node_at(root, ("judge", key)).start_mark
+        raise PolicyError(problem, path=path, line=mark.line + 1, column=mark.column + 1, key=f"judge.{key}")
+    policy._source_dir = base_dir
+    policy._source_path = path
     return policy
 
 
@@ -387,6 +394,11 @@ def _explain(err: dict[str, Any], root: Node, data: Any, path: str, model: type[
         allowed = list(parent.model_fields) if _is_model(parent) else []
         close = difflib.get_close_matches(name, allowed, n=1)
         hint = f"did you mean `{close[0]}`? " if close else ""
+        if loc[:1] == ("judge",) and re.search(r"key|token|secret|password", name, re.IGNORECASE):
+            close, hint = [], (
+                "a secret never goes in the policy file: export it in the environment "
+                "(OPENAI_API_KEY, ANTHROPIC_API_KEY) or name its variable in `api_key_env`. "
+            )
         message = (
             f"unknown key `{name}` (value {_show(value)}). Fix: {hint}the keys allowed here are: "
             + ", ".join(allowed)
@@ -434,6 +446,8 @@ def _value_message(kind: str, loc: Loc, value: Any, err: dict[str, Any], model: 
 def _pinpoint(loc: Loc, root: Node, data: Any) -> tuple[Loc, str] | None:
     """The item a list- or model-level check objected to: pydantic names only its parent."""
     value = _get(data, loc)
+    if loc == ("judge",) and isinstance(value, dict):
+        return _judge_pinpoint(value)
     if loc and loc[-1] == "patterns" and isinstance(value, list):
         for i, pattern in enumerate(value):
             try:
@@ -470,6 +484,22 @@ def _pinpoint(loc: Loc, root: Node, data: Any) -> tuple[Loc, str] | None:
                     f"Fix: give each entry of `{field}` a unique `{child}`"
                 )
             seen.setdefault(name, i)
+    return None
+
+
+def _judge_pinpoint(value: dict[str, Any]) -> tuple[Loc, str] | None:
+    """The `judge:` key that does not fit its kind, or the kind that lacks its model."""
+    kind = value.get("kind", "none")
+    allowed = JUDGE_KEYS.get(kind) if isinstance(kind, str) else None
+    if allowed is None:
+        return None
+    extra = [k for k in value if k != "kind" and k not in allowed]
+    if extra:
+        reads = f"; {kind} reads only: {', '.join(sorted(allowed))}" if allowed else ""
+        return ("judge", extra[0]), f"judge kind {kind!r} does not read `{extra[0]}`. Fix: remove it{reads}"
+    if kind in ("openai", "anthropic") and value.get("model") is None:
+        example = "gpt-4o-mini" if kind == "openai" else "claude-3-5-haiku-latest"
+        return ("judge", "kind"), f"judge kind {kind!r} needs a model. Fix: add `model: {example}` under judge"
     return None
 
 

@@ -6,11 +6,11 @@ import functools
 import hashlib
 import json
 import re
-import re
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import re2
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from redline.types import Severity, Status
@@ -19,6 +19,8 @@ Slug = Annotated[str, Field(pattern=r"^[a-z0-9-]+$", min_length=1, max_length=10
 DetectorSetting = Literal["refuse", "escalate", "flag", "off"]
 LicensableClass = Literal["technical_content"]
 JudgeKind = Literal["none", "openai", "anthropic", "embedding", "heuristic"]
+JudgeWhen = Literal["never", "on_hits", "always"]
+JudgeOutput = Literal["auto", "json_schema", "json_object", "text"]
 ErrorOutcome = Literal["execute", "ask", "defer", "escalate", "refuse"]
 
 DEFAULT_SUPPRESS: tuple[Status, ...] = (
@@ -81,6 +83,12 @@ class RedLine(_Strict):
     patterns: tuple[str, ...] = Field((), description="RE2 regular expressions (linear time).")
     suppress: tuple[Status, ...] | None = Field(
         None, description="Overrides screen.suppress for this rule."
+    )
+    examples: tuple[Annotated[str, Field(min_length=1, max_length=1000)], ...] = Field(
+        (),
+        max_length=50,
+        description="Drafts that violate the rule, in other words than its terms: the judge "
+        "layer compares texts with them (the screen does not match them).",
     )
 
     @field_validator("patterns")
@@ -214,8 +222,69 @@ class ContextSettings(_Strict):
     licensable: tuple[LicensableClass, ...] = ("technical_content",)
 
 
+# which settings each judge kind reads; any other one is refused at load
+JUDGE_KEYS: dict[str, frozenset[str]] = {
+    "none": frozenset(),
+    "heuristic": frozenset({"when", "timeout_s"}),
+    "embedding": frozenset({"when", "model", "threshold", "timeout_s"}),
+    "openai": frozenset({"when", "model", "base_url", "api_key_env", "timeout_s", "max_output_tokens", "output"}),
+    "anthropic": frozenset({"when", "model", "base_url", "api_key_env", "timeout_s", "max_output_tokens"}),
+}
+
+
 class JudgeSettings(_Strict):
+    """The semantic layer (docs/judges.md). API keys come from the environment, never here."""
+
     kind: JudgeKind = "none"
+    when: JudgeWhen = Field(
+        "always",
+        description="never: configured but not called; on_hits: only when the screen saw a hit "
+        "(fired or set aside); always: every text.",
+    )
+    model: str | None = Field(
+        None,
+        min_length=1,
+        max_length=500,
+        description="openai/anthropic: the model name (required). embedding: a folder with "
+        "model.onnx and tokenizer.json, relative to the policy file; leave it out to use the "
+        "model that redline[embedding-model] installs.",
+    )
+    base_url: str | None = Field(
+        None,
+        pattern=r"^https?://\S+$",
+        description="openai: any OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio); "
+        "anthropic: a proxy. Default: the provider's own API.",
+    )
+    api_key_env: str | None = Field(
+        None,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="The environment variable holding the API key (default OPENAI_API_KEY or "
+        "ANTHROPIC_API_KEY).",
+    )
+    timeout_s: float = Field(10.0, gt=0, le=300, description="Deadline of one attempt; one retry follows a failure.")
+    threshold: float | None = Field(
+        None, gt=0, lt=1, description="embedding: the similarity above which a rule is violated."
+    )
+    max_output_tokens: int = Field(1024, ge=64, le=16384, strict=True)
+    output: JudgeOutput = Field(
+        "auto",
+        description="openai: how the verdict is asked for; auto tries JSON schema, then JSON mode, then text.",
+    )
+
+    @model_validator(mode="after")
+    def _keys_fit_the_kind(self) -> JudgeSettings:
+        allowed = JUDGE_KEYS[self.kind]
+        extra = sorted(k for k in self.model_fields_set if k != "kind" and k not in allowed)
+        if extra:
+            raise ValueError(
+                f"judge kind {self.kind!r} does not read {', '.join(extra)}. Fix: remove "
+                + ("them" if len(extra) > 1 else "it")
+                + (f"; {self.kind} reads only: {', '.join(sorted(allowed))}" if allowed else "")
+            )
+        if self.kind in ("openai", "anthropic") and self.model is None:
+            example = "gpt-4o-mini" if self.kind == "openai" else "claude-3-5-haiku-latest"
+            raise ValueError(f"judge kind {self.kind!r} needs a model. Fix: add `model: {example}` under judge")
+        return self
 
 
 class Policy(_Strict):
@@ -236,6 +305,12 @@ class Policy(_Strict):
         strict=True,
         description="A policy under development: `review.context: dev` reads conversations only for these.",
     )
+    # the policy file's folder, set by the loader: a judge's relative model path starts there
+    _source_dir: Path | None = PrivateAttr(None)
+
+    @property
+    def source_dir(self) -> Path | None:
+        return self._source_dir
 
     @field_validator("version", mode="before")
     @classmethod

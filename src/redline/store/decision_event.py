@@ -27,7 +27,8 @@ MAX_STRING_CHARS = 500  # any free string kept from context, layers or an error
 # history with a few checks: a megabyte text makes a line of a few kilobytes.
 MAX_LINE_BYTES = 16 * 1024
 _SHRUNK_ITEMS = 20
-_BODY_KEYS = frozenset({"text", "texts", "messages", "body", "content"})
+# a judge's rationale may quote the text it judged: it stays on the decision, off the log
+_BODY_KEYS = frozenset({"text", "texts", "messages", "body", "content", "rationale"})
 
 
 # Values the gate itself produces ("violates", "single-sender", "check_error"): no

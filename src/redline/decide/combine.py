@@ -1,0 +1,173 @@
+"""The screen and the judge, combined by fixed precedence (DESIGN.md sections 3 and 5).
+
+The more restrictive layer wins, rule by rule, and nothing a judge says lowers what the
+screen found: a judge's `clear` never clears a screen finding. A judge `violates` fires
+the rule as a finding of the `judge` layer; `uncertain` (which is also what a failed
+call gives) holds the draft: `escalate` on a block or refuse rule, `defer` (human review,
+no auto-send) on a flag rule. A judge that cannot read negation (`reads_context` false:
+an embedding model) never overrules the screen setting a hit aside; its `violates` on
+such a rule is recorded under `set_aside`. The decision records both layers, which one
+decided, and whether they agreed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redline.decide.resolve import Resolution, resolve
+from redline.judges.base import CallStatus, Evidence, JudgeRule, JudgeVerdict, ScreenRuleState, Verdict
+from redline.policy.schema import Policy
+from redline.screen.engine import ScreenResult, rule_specs
+from redline.types import Finding, Outcome, RiskLevel, Severity, Status
+
+REASON_JUDGE_UNCERTAIN = "judge_uncertain"
+REASON_JUDGE_UNAVAILABLE = "judge_unavailable"
+MAX_DETAIL_CHARS = 300
+_SENTENCE_END = re.compile(r"[.!?](?=\W)|\n")
+
+
+def judge_rules(policy: Policy) -> tuple[JudgeRule, ...]:
+    """Red lines and boundaries as a judge sees them (detectors stay deterministic)."""
+    texts: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for skill in policy.skills:
+        for line in skill.red_lines:
+            texts[f"{skill.slug}:{line.id}"] = (line.rule, line.examples)
+    for kind in ("never", "escalate"):
+        for index, text in enumerate(getattr(policy.soul.boundaries, kind)):
+            texts[f"soul:{kind}:{index}"] = (text, ())
+    return tuple(
+        JudgeRule(id=spec.id, text=texts[spec.id][0], severity=spec.severity, examples=texts[spec.id][1], terms=spec.terms)
+        for spec in rule_specs(policy)
+    )
+
+
+def screen_states(result: ScreenResult) -> dict[str, ScreenRuleState]:
+    fired = {f.rule for f in result.findings}
+    suppressed: dict[str, list[str]] = {}
+    for finding in result.suppressed:
+        suppressed.setdefault(finding.rule, []).append(finding.status.value)
+    return {
+        rule: ScreenRuleState(fired=rule in fired, suppressed=tuple(suppressed.get(rule, ())))
+        for rule in fired | set(suppressed)
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Combined:
+    resolution: Resolution
+    judge_findings: tuple[Finding, ...]  # for rules the screen did not fire
+    layers: dict[str, Any]
+
+
+def _finding(rule: JudgeRule, verdict: JudgeVerdict, index: int) -> Finding:
+    item = verdict.verdicts[index]
+    span = item.evidence[0] if item.evidence else None
+    detail = f"{verdict.judge} judge ({item.confidence:.2f}): {item.rationale or 'violates'}"
+    return Finding(
+        rule=rule.id,
+        severity=rule.severity,
+        start=span.start if span else 0,
+        end=span.end if span else 0,
+        text=span.text if span else "",
+        status=Status.AFFIRMED,
+        cue=None,
+        layer="judge",
+        detail=detail[:MAX_DETAIL_CHARS],
+    )
+
+
+def _hold(rules: Sequence[JudgeRule], verdict: JudgeVerdict, uncertain: list[int]) -> Resolution | None:
+    if not uncertain:
+        return None
+    reason = REASON_JUDGE_UNCERTAIN if verdict.status is CallStatus.OK else REASON_JUDGE_UNAVAILABLE
+    if any(rules[i].severity is not Severity.FLAG for i in uncertain):
+        return Resolution(Outcome.ESCALATE, reason, RiskLevel.MEDIUM)
+    return Resolution(Outcome.DEFER, reason, RiskLevel.MEDIUM)
+
+
+def _stricter(a: Resolution, b: Resolution | None) -> Resolution:
+    return b if b is not None and b.outcome.rank > a.outcome.rank else a
+
+
+def _within_suppressed(
+    text: str, evidence: Sequence[Evidence], suppressed: Sequence[Finding], rule: str
+) -> bool:
+    """Whether a blind judge's evidence lies in a sentence where the screen set this rule's
+    hit aside (or it gave none): there it may be reading that very negated mention. A
+    wording in another sentence is new evidence, so a stray "no refund" elsewhere cannot
+    shield it."""
+    if not evidence:
+        return True
+    spans = [(f.start, f.end) for f in suppressed if f.rule == rule]
+    for item in evidence:
+        for start, end in spans:
+            low, high = min(item.start, start), max(item.end, end)
+            if not _SENTENCE_END.search(text, low, high) or low == high:
+                return True
+    return False
+
+
+def combine(
+    text: str,
+    rules: Sequence[JudgeRule],
+    result: ScreenResult,
+    verdict: JudgeVerdict,
+    *,
+    reads_context: bool,
+    confidence: float | None,
+    min_confidence: int,
+) -> Combined:
+    states = screen_states(result)
+    raised: list[Finding] = []
+    agreed: list[Finding] = []  # every judge violation, also for rules the screen fired
+    uncertain: list[int] = []
+    set_aside: list[str] = []
+    disagreements: list[dict[str, str]] = []
+    for index, rule in enumerate(rules):
+        item = verdict.verdicts[index]
+        state = states.get(rule.id, ScreenRuleState())
+        screen_says = Verdict.VIOLATES if state.fired else Verdict.CLEAR
+        if item.verdict is not screen_says:
+            disagreements.append({"rule": rule.id, "screen": screen_says.value, "judge": item.verdict.value})
+        if item.verdict is Verdict.CLEAR:
+            continue
+        if (
+            state.suppressed and not state.fired and not reads_context and verdict.status is CallStatus.OK
+            and _within_suppressed(text, item.evidence, result.suppressed, rule.id)
+        ):
+            set_aside.append(rule.id)  # blind to the negation the screen read: it cannot overrule it
+        elif item.verdict is Verdict.VIOLATES:
+            finding = _finding(rule, verdict, index)
+            agreed.append(finding)
+            if not state.fired:  # the screen's own finding already says it, with its span
+                raised.append(finding)
+        elif not state.fired:
+            uncertain.append(index)
+    screen_alone = resolve(result.findings, confidence=confidence, min_confidence=min_confidence)
+    hold = _hold(rules, verdict, uncertain)
+    judge_alone = _stricter(
+        resolve(tuple(agreed), confidence=confidence, min_confidence=min_confidence), hold
+    )
+    final = _stricter(
+        resolve(result.findings + tuple(raised), confidence=confidence, min_confidence=min_confidence), hold
+    )
+    if judge_alone.outcome.rank > screen_alone.outcome.rank:
+        decided_by = "judge"
+    elif judge_alone.outcome.rank < screen_alone.outcome.rank:
+        decided_by = "screen"
+    else:
+        decided_by = "both"
+    judge_layer = {"called": True, **verdict.to_dict(), "set_aside": set_aside}
+    return Combined(
+        resolution=final,
+        judge_findings=tuple(raised),
+        layers={
+            "judge": judge_layer,
+            "agreement": not disagreements,
+            "disagreements": disagreements,
+            "decided_by": decided_by,
+        },
+    )
