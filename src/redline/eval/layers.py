@@ -10,6 +10,8 @@ import statistics
 from collections import Counter
 from typing import Any
 
+from pydantic import ValidationError
+
 from redline.errors import SuiteError
 from redline.policy.judge_check import judge_problems
 from redline.policy.schema import JudgeSettings, Policy
@@ -22,8 +24,11 @@ def with_judge(policy: Policy, kind: str | None, when: str | None = None) -> Pol
         return policy
     try:
         settings = JudgeSettings(kind=kind, **({"when": when} if when else {}))  # type: ignore[arg-type]
-    except ValueError as exc:
-        raise SuiteError(f"--judge {kind}: {exc}") from exc
+    except ValidationError as exc:
+        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+        hint = " (a model judge needs its model and server: set them under judge: in the policy)" if kind in (
+            "openai", "anthropic") else ""
+        raise SuiteError(f"--judge {kind}{f' --judge-when {when}' if when else ''}: {problems}{hint}") from exc
     for _key, problem in judge_problems(settings, policy.source_dir):
         raise SuiteError(f"--judge {kind}: {problem}")
     updated = policy.model_copy(update={"judge": settings})

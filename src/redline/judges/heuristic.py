@@ -45,7 +45,8 @@ def lexicon() -> dict[str, tuple[str, ...]]:
     return {topic: tuple(words) for topic, words in entries.items()}
 
 
-def _wordings(rule: JudgeRule) -> tuple[str, ...]:
+def topic_wordings(rule: JudgeRule) -> tuple[str, ...]:
+    """The everyday wordings the lexicon lists for the topics among the rule's terms."""
     words = " " + " ".join(t.lower() for t in rule.terms) + " "
     found: list[str] = []
     for topic, wordings in lexicon().items():
@@ -69,7 +70,7 @@ class HeuristicJudge:
     def _pattern(self, rule: JudgeRule) -> re.Pattern[str] | None:
         key = rule.id + "\x00" + "\x00".join(rule.terms)
         if key not in self._patterns:
-            wordings = _wordings(rule)
+            wordings = topic_wordings(rule)
             self._patterns[key] = (
                 re.compile(r"\b(?:" + "|".join(re.escape(w) for w in wordings) + r")\b", re.IGNORECASE)
                 if wordings else None
