@@ -68,6 +68,14 @@ def test_it_is_blind_to_negation_so_it_cannot_overrule_the_screen(gate: Gate, ju
     assert d.outcome is Outcome.EXECUTE and d.layers["judge"]["set_aside"] == ["billing:no-refund-promise"]
 
 
+def test_the_screen_reads_the_context_of_what_it_raised(gate: Gate) -> None:
+    denied = gate.check("We can't put the money back on your card, sorry.")
+    assert denied.outcome is Outcome.EXECUTE
+    assert denied.layers["judge"]["set_aside"] == ["billing:no-refund-promise"]
+    contrast = gate.check("Sorry I can't call, but we'll put the money back on your card today.")
+    assert contrast.outcome is Outcome.ESCALATE
+
+
 def test_policy_examples_teach_it_new_wordings(judge: EmbeddingJudge) -> None:
     rule = JudgeRule("x:discount", "Never offer a discount.", Severity.BLOCK, terms=("discount",))
     taught = JudgeRule("x:discount", "Never offer a discount.", Severity.BLOCK, terms=("discount",),

@@ -13,20 +13,31 @@ decided, and whether they agreed.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from redline.decide.resolve import Resolution, resolve
 from redline.judges.base import CallStatus, Evidence, JudgeRule, JudgeVerdict, ScreenRuleState, Verdict
 from redline.policy.schema import Policy
+from redline.screen.context import assess
 from redline.screen.engine import ScreenResult, rule_specs
+from redline.screen.normalize import normalize
 from redline.types import Finding, Outcome, RiskLevel, Severity, Status
 
 REASON_JUDGE_UNCERTAIN = "judge_uncertain"
 REASON_JUDGE_UNAVAILABLE = "judge_unavailable"
 MAX_DETAIL_CHARS = 300
 _SENTENCE_END = re.compile(r"[.!?](?=\W)|\n")
+_CONTENT_WORD = re.compile(r"[a-z][a-z']{2,}")
+# words that carry no topic: their status says nothing about what the judge matched
+_FUNCTION_WORDS = frozenset(
+    "the and you your our his her their its this that these those with for from into onto "
+    "was were are has have had been being will would shall should can could may might must "
+    "not don't can't won't isn't aren't wasn't didn't doesn't just also very all any some "
+    "what which who when where why how there here then than them they she him".split()
+)
+MAX_EVIDENCE_CHARS = 1000
 
 
 def judge_rules(policy: Policy) -> tuple[JudgeRule, ...]:
@@ -110,6 +121,26 @@ def _within_suppressed(
     return False
 
 
+def _context_sets_aside(evidence: Sequence[Evidence], suppress: frozenset[Status]) -> bool:
+    """Whether the screen's context layer, reading a blind judge's evidence, would set it
+    aside: when a third or more of the content words of the evidence fall in the scope of
+    a cue the rule suppresses ("I can't promise you the money back"), the judge matched a
+    denied, quoted or past mention. A third, not any: "I can't help there, but the money
+    goes back to your card" denies the help, not the money. (On the rules corpus a third
+    kept all but one raised hit and set aside all but 3 of 80 negated drafts; a half
+    let 12 through.)"""
+    if not suppress:
+        return False
+    for item in evidence:
+        shadow = normalize(item.text[:MAX_EVIDENCE_CHARS])
+        words = [m.span() for m in _CONTENT_WORD.finditer(shadow.text) if m.group() not in _FUNCTION_WORDS]
+        if words:
+            blocked = sum(assess(shadow.text, start, end).first(suppress) is not None for start, end in words)
+            if blocked * 3 >= len(words):
+                return True
+    return False
+
+
 def combine(
     text: str,
     rules: Sequence[JudgeRule],
@@ -117,6 +148,7 @@ def combine(
     verdict: JudgeVerdict,
     *,
     reads_context: bool,
+    suppress: Mapping[str, frozenset[Status]],
     confidence: float | None,
     min_confidence: int,
 ) -> Combined:
@@ -135,10 +167,14 @@ def combine(
         if item.verdict is Verdict.CLEAR:
             continue
         if (
-            state.suppressed and not state.fired and not reads_context and verdict.status is CallStatus.OK
-            and _within_suppressed(text, item.evidence, result.suppressed, rule.id)
+            not state.fired and not reads_context and verdict.status is CallStatus.OK
+            and item.verdict is Verdict.VIOLATES
+            and (
+                (state.suppressed and _within_suppressed(text, item.evidence, result.suppressed, rule.id))
+                or _context_sets_aside(item.evidence, suppress.get(rule.id, frozenset()))
+            )
         ):
-            set_aside.append(rule.id)  # blind to the negation the screen read: it cannot overrule it
+            set_aside.append(rule.id)  # blind to the negation the screen reads: it cannot overrule it
         elif item.verdict is Verdict.VIOLATES:
             finding = _finding(rule, verdict, index)
             agreed.append(finding)
