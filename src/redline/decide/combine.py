@@ -50,7 +50,14 @@ def judge_rules(policy: Policy) -> tuple[JudgeRule, ...]:
         for index, text in enumerate(getattr(policy.soul.boundaries, kind)):
             texts[f"soul:{kind}:{index}"] = (text, ())
     return tuple(
-        JudgeRule(id=spec.id, text=texts[spec.id][0], severity=spec.severity, examples=texts[spec.id][1], terms=spec.terms)
+        JudgeRule(
+            id=spec.id,
+            text=texts[spec.id][0],
+            severity=spec.severity,
+            examples=texts[spec.id][1],
+            # the operator's terms, else the topics derived from the rule's words
+            terms=tuple(dict.fromkeys((*spec.terms, *(" ".join(t.words) for t in spec.topics)))),
+        )
         for spec in rule_specs(policy)
     )
 
