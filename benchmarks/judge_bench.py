@@ -36,16 +36,19 @@ def _uncached(gate: Gate) -> Gate:
     return gate
 
 
-def _added(texts: list[str], alone: Gate, judged: Gate, rounds: int) -> list[float]:
+def _added(texts: list[str], alone: Gate, judged: Gate, rounds: int) -> tuple[list[float], list[float]]:
+    """(ms the judge added, ms of the screen alone) per check."""
     for text in texts:  # warm both (example vectors, compiled screen, connections)
         alone.check(text), judged.check(text)
     added: list[float] = []
+    base: list[float] = []
     for _ in range(rounds):
         for text in texts:
             a0 = time.perf_counter(); alone.check(text); a1 = time.perf_counter()
             judged.check(text); b1 = time.perf_counter()
             added.append(((b1 - a1) - (a1 - a0)) * 1e3)
-    return added
+            base.append((a1 - a0) * 1e3)
+    return added, base
 
 
 def main() -> None:
@@ -60,14 +63,16 @@ def main() -> None:
         texts = [p.text for p in read_probes(Path(suite) / "probes.jsonl")]
         alone = Gate(with_judge(policy, "none"))
         embedded = _uncached(Gate(with_judge(policy, "embedding", "always")))
-        emb = _added(texts, alone, embedded, args.rounds)
+        emb, base = _added(texts, alone, embedded, args.rounds)
         with FakeModelServer([Reply()]) as server:
             settings = policy.judge.model_copy(update={"kind": "openai", "model": "fake", "base_url": server.openai_url, "when": "always"})
             openai_policy = policy.model_copy(update={"judge": settings})
             openai_policy.__dict__.pop("hash", None)
-            oai = _added(texts, alone, _uncached(Gate(openai_policy)), max(1, args.rounds // 4))
+            oai, _ = _added(texts, alone, _uncached(Gate(openai_policy)), max(1, args.rounds // 4))
         results[Path(suite).name] = {
             "checks": len(emb),
+            "load_average_1min": round(os.getloadavg()[0], 2),
+            "screen_alone_ms": {"p50": round(statistics.median(base), 3)},
             "embedding_ms": {"p50": round(statistics.median(emb), 2), "p99": round(_p99(emb), 2)},
             "openai_fake_server_ms": {"p50": round(statistics.median(oai), 2), "p99": round(_p99(oai), 2), "checks": len(oai)},
         }
