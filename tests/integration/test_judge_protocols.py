@@ -123,8 +123,9 @@ def test_an_unreachable_server_is_an_error_not_a_crash() -> None:
 def test_no_key_and_no_local_server_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY")
     text = POLICY.format(kind="openai", url="x", timeout=1).replace("  base_url: x\n", "")
-    with pytest.raises(PolicyError, match="OPENAI_API_KEY is not set"):
-        Gate(parse_policy(text))
+    with pytest.raises(PolicyError, match="OPENAI_API_KEY is not set") as info:
+        Gate(parse_policy(text, "judged.yaml"))
+    assert str(info.value).startswith("judged.yaml: judge.api_key_env: ")
 
 
 # --- injection canaries: the draft is evidence, never control --------------------------

@@ -34,6 +34,7 @@ def with_judge(policy: Policy, kind: str | None, when: str | None = None) -> Pol
     updated = policy.model_copy(update={"judge": settings})
     updated.__dict__.pop("hash", None)  # the cached hash was the old judge's
     updated._source_dir = policy.source_dir
+    updated._source_path = policy.source_path
     return updated
 
 

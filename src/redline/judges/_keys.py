@@ -1,4 +1,5 @@
-"""API keys come from the environment, never from the policy file."""
+"""What both model judges read from a policy: the model, the server, limits, and the key,
+which comes from the environment, never from the policy file."""
 
 from __future__ import annotations
 
@@ -25,3 +26,14 @@ def api_key(settings: Mapping[str, Any], default_env: str) -> str:
         "or set judge.base_url to a local server",
         key="judge.api_key_env",
     )
+
+
+def client_settings(settings: Mapping[str, Any], default_env: str) -> dict[str, Any]:
+    """The constructor arguments of a model judge from the policy's `judge:` settings."""
+    return {
+        "model": str(settings["model"]),
+        "api_key": api_key(settings, default_env),
+        "base_url": settings.get("base_url"),
+        "timeout_s": float(settings.get("timeout_s") or 10.0),
+        "max_output_tokens": int(settings.get("max_output_tokens") or 1024),
+    }

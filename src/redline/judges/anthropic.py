@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from redline.judges._keys import api_key
+from redline.judges._keys import client_settings
 from redline.judges.base import CallStatus, JudgeContext, JudgeRule, JudgeVerdict, failed
 from redline.judges.envelope import TOOL_NAME, VERDICT_SCHEMA, build_prompt, parse_reply, verdicts_from_object
 
@@ -44,13 +44,7 @@ class AnthropicJudge:
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], policy_dir: Path | None) -> AnthropicJudge:
-        return cls(
-            str(settings["model"]),
-            api_key=api_key(settings, "ANTHROPIC_API_KEY"),
-            base_url=settings.get("base_url"),
-            timeout_s=float(settings.get("timeout_s") or 10.0),
-            max_output_tokens=int(settings.get("max_output_tokens") or 1024),
-        )
+        return cls(**client_settings(settings, "ANTHROPIC_API_KEY"))
 
     def judge(
         self, text: str, rules: Sequence[JudgeRule], context: JudgeContext | None = None

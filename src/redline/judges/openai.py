@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from redline.judges._keys import api_key
+from redline.judges._keys import client_settings
 from redline.judges.base import CallStatus, JudgeContext, JudgeRule, JudgeVerdict, failed
 from redline.judges.envelope import VERDICT_SCHEMA, build_prompt, parse_reply
 
@@ -52,14 +52,7 @@ class OpenAIJudge:
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], policy_dir: Path | None) -> OpenAIJudge:
-        return cls(
-            str(settings["model"]),
-            api_key=api_key(settings, "OPENAI_API_KEY"),
-            base_url=settings.get("base_url"),
-            timeout_s=float(settings.get("timeout_s") or 10.0),
-            max_output_tokens=int(settings.get("max_output_tokens") or 1024),
-            output=str(settings.get("output") or "auto"),
-        )
+        return cls(**client_settings(settings, "OPENAI_API_KEY"), output=str(settings.get("output") or "auto"))
 
     def judge(
         self, text: str, rules: Sequence[JudgeRule], context: JudgeContext | None = None

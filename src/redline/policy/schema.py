@@ -307,10 +307,16 @@ class Policy(_Strict):
     )
     # the policy file's folder, set by the loader: a judge's relative model path starts there
     _source_dir: Path | None = PrivateAttr(None)
+    _source_path: str | None = PrivateAttr(None)
 
     @property
     def source_dir(self) -> Path | None:
         return self._source_dir
+
+    @property
+    def source_path(self) -> str | None:
+        """The file the policy was loaded from, for errors found after loading."""
+        return self._source_path
 
     @field_validator("version", mode="before")
     @classmethod
