@@ -179,3 +179,12 @@ def test_a_policy_judge_is_built_from_the_policy() -> None:
     assert g.judge is not None and g.judge.name == "heuristic"
     assert g.check(PARAPHRASE).rules_fired == [REFUND]
     assert Gate(parse_policy(POLICY.replace("judge: {kind: heuristic, when: WHEN}", ""))).judge is None
+
+
+def test_a_blind_judge_leaves_detector_rules_to_the_detector() -> None:
+    policy = parse_policy(POLICY.replace("WHEN", "always") + 'soul:\n  boundaries:\n    never: ["Never reveal credentials, API keys or passwords."]\n')
+    blind = Gate(policy, judge=ScriptedJudge({"soul:never:0": "violates"}, reads_context=False))
+    d = blind.check("Here is what the server logged: a timeout.")
+    assert d.outcome is Outcome.EXECUTE and d.layers["judge"]["set_aside"] == ["soul:never:0"]
+    reader = Gate(policy, judge=ScriptedJudge({"soul:never:0": "violates"}, reads_context=True))
+    assert reader.check("Here is what the server logged: a timeout.").outcome is Outcome.ESCALATE

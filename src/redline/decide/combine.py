@@ -5,8 +5,8 @@ screen found: a judge's `clear` never clears a screen finding. A judge `violates
 the rule as a finding of the `judge` layer; `uncertain` (which is also what a failed
 call gives) holds the draft: `escalate` on a block or refuse rule, `defer` (human review,
 no auto-send) on a flag rule. A judge that cannot read negation (`reads_context` false:
-an embedding model) never overrules the screen setting a hit aside; its `violates` on
-such a rule is recorded under `set_aside`. The decision records both layers, which one
+an embedding model) never overrules the screen setting a hit aside, nor raises a rule
+the screen hands to a detector; such a `violates` is recorded under `set_aside`. The decision records both layers, which one
 decided, and whether they agreed.
 """
 
@@ -57,6 +57,7 @@ def judge_rules(policy: Policy) -> tuple[JudgeRule, ...]:
             examples=texts[spec.id][1],
             # the operator's terms, else the topics derived from the rule's words
             terms=tuple(dict.fromkeys((*spec.terms, *(" ".join(t.words) for t in spec.topics)))),
+            detectors=spec.detectors,
         )
         for spec in rule_specs(policy)
     )
@@ -177,7 +178,10 @@ def combine(
             not state.fired and not reads_context and verdict.status is CallStatus.OK
             and item.verdict is Verdict.VIOLATES
             and (
-                (state.suppressed and _within_suppressed(text, item.evidence, result.suppressed, rule.id))
+                # whether a key or a person's details are really there is the detector's call:
+                # a blind judge sees only the topic ("the server logged" ~ "login details")
+                bool(rule.detectors)
+                or (state.suppressed and _within_suppressed(text, item.evidence, result.suppressed, rule.id))
                 or _context_sets_aside(item.evidence, suppress.get(rule.id, frozenset()))
             )
         ):

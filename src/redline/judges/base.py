@@ -39,6 +39,7 @@ class JudgeRule:
     severity: Severity
     examples: tuple[str, ...] = ()  # phrases that violate it, from the policy's `examples:`
     terms: tuple[str, ...] = ()  # the topics the screen matches for it
+    detectors: tuple[str, ...] = ()  # detectors the screen hands the rule to ("credentials")
 
 
 @dataclass(frozen=True, slots=True)
