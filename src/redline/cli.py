@@ -215,12 +215,15 @@ def _print_layers(layers: dict[str, Any]) -> None:
     rate = layers["agreement_rate"]
     latency = layers["judge_latency_ms"] or {}
     out.print(
-        f"[bold]layers[/]: judge {layers['judge']} asked on {layers['judged']} probes, "
-        f"agreement {'n/a' if rate is None else f'{rate:.3f}'}, decided by {layers['decided_by']}, "
-        f"status {layers['judge_status']}, latency p50 {latency.get('p50', 'n/a')} ms p99 {latency.get('p99', 'n/a')} ms"
+        Text.assemble(
+            ("layers", "bold"),
+            f": judge {safe(str(layers['judge']))} asked on {layers['judged']} probes, "
+            f"agreement {'n/a' if rate is None else f'{rate:.3f}'}, decided by {layers['decided_by']}, "
+            f"status {layers['judge_status']}, latency p50 {latency.get('p50', 'n/a')} ms p99 {latency.get('p99', 'n/a')} ms",
+        )
     )
-    caught = layers["known_screen_misses_caught_by_judge"]
-    out.print(f"  known screen misses the judge caught: {', '.join(caught) if caught else 'none'}")
+    caught = [safe(str(c)) for c in layers["known_screen_misses_caught_by_judge"]]
+    out.print(Text(f"  known screen misses the judge caught: {', '.join(caught) if caught else 'none'}"))
 
 
 def _case_line(case: dict[str, Any]) -> Text:
