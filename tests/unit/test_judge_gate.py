@@ -156,11 +156,11 @@ def test_a_judge_blind_to_negation_cannot_overrule_a_negated_hit() -> None:
     assert gate(reader).check("I can't promise a refund, but billing will reply.").outcome is Outcome.ESCALATE
 
 
-def test_the_judge_sees_the_conversation_and_the_screen() -> None:
+def test_the_judge_sees_the_screen_but_never_the_conversation() -> None:
     judge = ScriptedJudge()
     gate(judge).check("I can't promise a refund.", context={"messages": [{"role": "user", "text": "refund me"}]})
     context = judge.calls[0].context
-    assert context is not None and [m.text for m in context.messages] == ["refund me"]
+    assert context is not None and context.messages == ()  # context relaxes only through the license
     assert context.screen[REFUND].suppressed == ("negated",)
 
 

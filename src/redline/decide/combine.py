@@ -79,6 +79,7 @@ class Combined:
     resolution: Resolution
     judge_findings: tuple[Finding, ...]  # for rules the screen did not fire
     layers: dict[str, Any]
+    hold: Resolution | None = None  # what the judge's `uncertain` holds, with no finding of its own
 
 
 def _finding(rule: JudgeRule, verdict: JudgeVerdict, index: int) -> Finding:
@@ -107,7 +108,7 @@ def _hold(rules: Sequence[JudgeRule], verdict: JudgeVerdict, uncertain: list[int
     return Resolution(Outcome.DEFER, reason, RiskLevel.MEDIUM)
 
 
-def _stricter(a: Resolution, b: Resolution | None) -> Resolution:
+def stricter(a: Resolution, b: Resolution | None) -> Resolution:
     return b if b is not None and b.outcome.rank > a.outcome.rank else a
 
 
@@ -195,10 +196,10 @@ def combine(
             uncertain.append(index)
     screen_alone = resolve(result.findings, confidence=confidence, min_confidence=min_confidence)
     hold = _hold(rules, verdict, uncertain)
-    judge_alone = _stricter(
+    judge_alone = stricter(
         resolve(tuple(agreed), confidence=confidence, min_confidence=min_confidence), hold
     )
-    final = _stricter(
+    final = stricter(
         resolve(result.findings + tuple(raised), confidence=confidence, min_confidence=min_confidence), hold
     )
     if judge_alone.outcome.rank > screen_alone.outcome.rank:
@@ -211,6 +212,7 @@ def combine(
     return Combined(
         resolution=final,
         judge_findings=tuple(raised),
+        hold=hold,
         layers={
             "judge": judge_layer,
             "agreement": not disagreements,

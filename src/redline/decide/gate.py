@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from redline.decide.actions import decide_action
-from redline.decide.combine import combine, judge_rules, screen_states
+from redline.decide.combine import combine, judge_rules, screen_states, stricter
 from redline.decide.caps import cap_findings
 from redline.decide.ids import new_decision_id
 from redline.decide.resolve import Resolution, error_decision, resolve
@@ -18,7 +18,7 @@ from redline.decide.stream import TextStream, crossing_patterns
 from redline.domains.base import Domain
 from redline.domains.registry import DomainRegistry
 from redline.errors import PolicyError
-from redline.judges.base import Judge, JudgeContext, Message
+from redline.judges.base import Judge, JudgeContext
 from redline.judges.guard import GuardedJudge
 from redline.judges.registry import build_judge
 from redline.policy.guards import unguarded_rules
@@ -35,18 +35,6 @@ log = logging.getLogger("redline.gate")
 _FROM_POLICY: Any = object()
 
 
-def _messages(context: Any) -> tuple[Message, ...]:
-    """The conversation's (role, text) pairs, for a judge; anything malformed is left out."""
-    rows = context.get("messages") if isinstance(context, dict) else None
-    if not isinstance(rows, list):
-        return ()
-    return tuple(
-        Message(str(row.get("role", "user"))[:20], row["text"])
-        for row in rows
-        if isinstance(row, dict) and isinstance(row.get("text"), str)
-    )
-
-
 class Gate:
     """Checks texts against one policy, and actions against their domains.
 
@@ -56,7 +44,9 @@ class Gate:
 
     The judge is the one the policy's `judge:` names, unless `judge` gives another (any
     object with the `Judge` protocol; None for none). Either way it runs with the
-    policy's timeout, one retry and a cache.
+    policy's timeout, one retry and a cache. It reads the draft and the screen's view of
+    it, never the conversation: context may only relax, through the license, and never a
+    red line or boundary (DESIGN.md section 6), so a verdict must not move with it.
     """
 
     def __init__(
@@ -131,12 +121,13 @@ class Gate:
             )
             layers: dict[str, Any] = {"judge": None, "agreement": None, "decided_by": "screen"}
             judged = screened
+            hold = None
             if self.judge is not None:
-                resolution, all_findings, layers = self._judge(text, result, context, confidence, resolution)
+                resolution, all_findings, layers, hold = self._judge(text, result, confidence, resolution)
                 judged = perf_counter()
             context_meta = None
             if context is not None:
-                resolution, context_meta = self._license(resolution, all_findings, context, confidence)
+                resolution, context_meta = self._license(resolution, all_findings, context, confidence, hold)
             findings, findings_omitted = cap_findings(all_findings)
             suppressed, suppressed_omitted = cap_findings(result.suppressed)
             findings_omitted += result.unassessed  # hits of rules that had fired often enough
@@ -192,9 +183,10 @@ class Gate:
         )
 
     def _judge(
-        self, text: str, result: ScreenResult, context: Any, confidence: float | None, screen_alone: Resolution
-    ) -> tuple[Resolution, tuple[Finding, ...], dict[str, Any]]:
-        """The judge's verdict combined with the screen's, or why the judge was not asked."""
+        self, text: str, result: ScreenResult, confidence: float | None, screen_alone: Resolution
+    ) -> tuple[Resolution, tuple[Finding, ...], dict[str, Any], Resolution | None]:
+        """The judge's verdict combined with the screen's, or why the judge was not asked;
+        last, what its `uncertain` holds (no finding says it, so the license must be told)."""
         assert self.judge is not None
         when = self.policy.judge.when
         saw_hit = bool(result.findings or result.suppressed)
@@ -202,10 +194,8 @@ class Gate:
             why = "no red lines or boundaries to judge" if not self._judge_rules else (
                 "judge.when is never" if when == "never" else "judge.when is on_hits and the screen saw no hit")
             layer = {"called": False, "judge": self.judge.name, "model": self.judge.model, "why": why}
-            return screen_alone, result.findings, {"judge": layer, "agreement": None, "decided_by": "screen"}
-        verdict = self.judge.judge(
-            text, self._judge_rules, JudgeContext(messages=_messages(context), screen=screen_states(result))
-        )
+            return screen_alone, result.findings, {"judge": layer, "agreement": None, "decided_by": "screen"}, None
+        verdict = self.judge.judge(text, self._judge_rules, JudgeContext(screen=screen_states(result)))
         combined = combine(
             text,
             self._judge_rules,
@@ -216,7 +206,7 @@ class Gate:
             confidence=confidence,
             min_confidence=self.policy.auto_send.min_confidence,
         )
-        return combined.resolution, result.findings + combined.judge_findings, combined.layers
+        return combined.resolution, result.findings + combined.judge_findings, combined.layers, combined.hold
 
     def _screen_text(self, shadow: Shadow) -> ScreenResult:
         """The screen over the shadow and, when a symbol or emoji stands inside a word
@@ -265,6 +255,7 @@ class Gate:
         findings: tuple[Finding, ...],
         context: Any,
         confidence: float | None,
+        hold: Resolution | None = None,
     ) -> tuple[Resolution, dict[str, Any]]:
         try:
             facts = principal_facts(context)
@@ -284,7 +275,16 @@ class Gate:
             confidence=confidence,
             min_confidence=self.policy.auto_send.min_confidence,
         )
+        held_by = None
+        if relaxed is not None and hold is not None:
+            # an ask licenses findings; the judge's hold is none, so it stays (a failed judge
+            # never lets a draft through, with or without a conversation)
+            relaxed, held_by = stricter(relaxed, hold), hold.reason
+            if relaxed.outcome.rank >= resolution.outcome.rank:
+                relaxed = None
         meta = {"licensed_by_context": relaxed is not None, **facts.to_dict()}
+        if held_by is not None:
+            meta["license_held_by"] = held_by
         if relaxed is not None:
             meta["unlicensed_outcome"] = resolution.outcome.value
         return (relaxed or resolution), meta
