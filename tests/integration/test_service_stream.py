@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,8 +16,24 @@ import pytest
 from redline.service.testing import LiveServer
 
 POLICY = "example-support"
+JUDGED = "judged-support"  # the example policy with the heuristic judge asked on every text
+EXAMPLE = Path(__file__).parents[2] / "examples" / "policy.yaml"
 HELD = "Good news: I have approved a full refund."
 CLEAN = "Thanks for waiting. Your order shipped today."
+
+
+@pytest.fixture(scope="module")
+def server(make_server: Callable[..., LiveServer], tmp_path_factory: pytest.TempPathFactory) -> LiveServer:
+    """The module's server, with the example policy and a judged copy of it."""
+    policies = tmp_path_factory.mktemp("stream-policies")
+    text = EXAMPLE.read_text(encoding="utf-8")
+    (policies / "example.yaml").write_text(text, encoding="utf-8")
+    judged = text.replace(f"name: {POLICY}", f"name: {JUDGED}", 1).replace(
+        "judge:\n  kind: none", "judge:\n  kind: heuristic\n  when: always", 1
+    )
+    assert "kind: heuristic" in judged and f"name: {JUDGED}" in judged
+    (policies / "judged.yaml").write_text(judged, encoding="utf-8")
+    return make_server(policies=policies)
 
 
 def events(reply: httpx.Response) -> list[tuple[str, dict[str, Any]]]:
@@ -197,3 +214,30 @@ def test_a_stream_over_the_size_limit_is_decided_up_to_there(make_server: Any) -
         assert http.get(f"/v1/audit/{decision['id']}", headers=small.auth("expert")).status_code == 200
         released = "".join(d["text"] for k, d in got if k == "release")
         assert len(released.encode()) <= 2048
+
+
+@pytest.mark.parametrize(
+    ("text", "decided_by"),
+    [
+        ("Thanks for waiting. We'll put the money back on your card. Bye now.", "judge"),  # no word of the screen's
+        (f"Thanks for waiting. {HELD}", "screen"),
+        (CLEAN, "both"),
+    ],
+)
+def test_with_a_judge_the_stream_decides_as_a_check_and_releases_only_with_the_decision(
+    server: LiveServer, http: httpx.Client, text: str, decided_by: str
+) -> None:
+    got = events(stream(http, server, text, policy=JUDGED))
+    decision = got[-1][1]["decision"]
+    assert decision["layers"]["decided_by"] == decided_by
+    same = http.post(
+        "/v1/check", headers=server.auth("expert"), json={"policy": JUDGED, "text": text, "confidence": 90}
+    ).json()
+    assert (decision["outcome"], decision["reason"]) == (same["outcome"], same["reason"])
+    assert [(f["rule"], f["layer"]) for f in decision["findings"]] == [(f["rule"], f["layer"]) for f in same["findings"]]
+    assert decision["layers"]["judge"]["called"] is not False and decision["layers"]["decided_by"] == same["layers"]["decided_by"]
+    released = "".join(d["text"] for k, d in got if k == "release")
+    if decision["outcome"] == "execute":
+        assert [k for k, _ in got] == ["release", "decision"] and released == text
+    else:
+        assert [k for k, _ in got] == ["decision"] and released == "" and got[-1][1]["held"]

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from redline import Gate, load_policy
 from redline.decide.stream import ABBREVIATIONS, EVERY_POINT_CHARS, StreamEvent, crossing_patterns
+from redline.judges.base import JudgeRule
+from redline.judges.testing import ScriptedJudge
 from redline.policy.schema import Policy
 from redline.screen import context as screen_context
 from redline.types import Decision, Outcome
@@ -288,3 +290,68 @@ def test_licensed_content_is_released_with_a_decision_that_licenses_it() -> None
     assert final is not None and final.outcome is Outcome.EXECUTE and final.licensed_by_context
     assert released_text(events) == TRACE + " Hope that helps."
     assert [e.kind for e in events][-2:] == ["release", "decision"]
+
+
+# A judge reads the whole text: a later sentence may change what it says of an earlier one
+# (this scripted one raises the refund rule only once the farewell has arrived).
+PARAPHRASE = "Thanks for waiting. We'll put the money back on your card. Bye now."
+
+
+def _late_judge(text: str, rule: JudgeRule) -> str:
+    return "violates" if rule.id == "billing:no-refund-promise" and "Bye" in text else "clear"
+
+
+def _judged(when: str) -> Policy:
+    policy = load_policy(EXAMPLE)
+    return policy.model_copy(update={"judge": policy.judge.model_copy(update={"kind": "heuristic", "when": when})})
+
+
+def pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def same_judged(streamed: Decision | None, checked: Decision) -> None:
+    assert streamed is not None and same(streamed, checked)
+    assert [f.layer for f in streamed.findings] == [f.layer for f in checked.findings]
+    for key in ("decided_by", "agreement", "disagreements"):
+        assert streamed.layers.get(key) == checked.layers.get(key), key
+
+
+def test_with_a_judge_nothing_is_released_before_the_whole_text_and_the_decision_is_checks() -> None:
+    judge = ScriptedJudge(_late_judge)
+    gate = Gate(load_policy(EXAMPLE), judge=judge)
+    stream = gate.stream(pieces(PARAPHRASE, 7), confidence=90)
+    assert not stream.releasing and stream.blocked_by == ("judge: scripted reads the whole text",)
+    events = list(stream)
+    assert [e.kind for e in events] == ["decision"] and events[0].start == 0
+    assert [call.text for call in judge.calls] == [PARAPHRASE], "one judge call, on the whole text"
+    same_judged(events[0].decision, gate.check(PARAPHRASE, confidence=90))
+    assert events[0].decision is not None and events[0].decision.layers["decided_by"] == "judge"
+
+
+def test_with_a_judge_a_clean_text_is_released_whole_with_its_decision() -> None:
+    gate = Gate(_judged("always"))
+    text = "Thanks for waiting. Your order shipped today."
+    events = list(gate.stream(pieces(text, 4), confidence=90))
+    assert [e.kind for e in events] == ["release", "decision"] and released_text(events) == text
+    same_judged(events[-1].decision, gate.check(text, confidence=90))
+
+
+@pytest.mark.parametrize("when", ["always", "on_hits"])
+def test_a_policy_judge_decides_the_stream_as_it_decides_a_check(when: str) -> None:
+    gate = Gate(_judged(when))
+    for text in (PARAPHRASE, "We cannot promise a refund. We'll put the money back on your card.", TRACE):
+        events = list(gate.stream(pieces(text, 5), confidence=90))
+        final = events[-1].decision
+        same_judged(final, gate.check(text, confidence=90))
+        assert final is not None and final.layers["judge"] is not None
+        assert released_text(events) == (text if final.outcome is Outcome.EXECUTE else "")
+
+
+def test_a_judge_that_is_never_asked_leaves_the_stream_releasing() -> None:
+    judge = ScriptedJudge(_late_judge)
+    policy = load_policy(EXAMPLE)
+    gate = Gate(policy.model_copy(update={"judge": policy.judge.model_copy(update={"when": "never"})}), judge=judge)
+    events = list(gate.stream(pieces("Thanks for waiting. Bye now.", 6), confidence=90))
+    assert gate.stream_blockers() == () and released_text(events) == "Thanks for waiting. Bye now."
+    assert judge.calls == []

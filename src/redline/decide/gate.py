@@ -175,12 +175,25 @@ class Gate:
         `async for` over an async iterable) for events, `release` per sentence that may be
         shown, at most one `hold`, and last the `decision`, which is `check` on the whole
         text (or what `decide` makes of the whole text); or call `feed(chunk)` and
-        `finish()` on it yourself."""
-        if self._crossing is None:
-            self._crossing = crossing_patterns(self.policy)
+        `finish()` on it yourself.
+
+        With a judge that will be asked (`judge.when` other than never), nothing is
+        released before the whole text: a judge reads the whole text, so a later sentence
+        may change what it says of an earlier one (and each release point would cost a
+        judge call). `blocked_by` then names it."""
         return TextStream(
-            self, chunks, context=context, confidence=confidence, blocked_by=self._crossing, decide=decide
+            self, chunks, context=context, confidence=confidence, blocked_by=self.stream_blockers(), decide=decide
         )
+
+    def stream_blockers(self) -> tuple[str, ...]:
+        """What stops a stream releasing before the whole text: the policy's patterns that
+        can match across a release point (`SKILL:ID: pattern`) and a judge that will be
+        asked (`judge: NAME reads the whole text`)."""
+        if self._crossing is None:
+            asked = self.judge is not None and self.policy.judge.when != "never" and bool(self._judge_rules)
+            judge = (f"judge: {self.judge.name} reads the whole text",) if asked and self.judge else ()
+            self._crossing = crossing_patterns(self.policy) + judge
+        return self._crossing
 
     def _judge(
         self, text: str, result: ScreenResult, confidence: float | None, screen_alone: Resolution

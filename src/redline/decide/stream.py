@@ -25,7 +25,9 @@ break, not `;`), never after an abbreviation or a single letter (the screen may 
 "r e f u n d."). And an operator's pattern that can match across such a point (one that
 can match both a sentence end and white space, `refund.*approved`) would defeat the
 argument: with one in the policy nothing is released before the text is complete
-(`TextStream.releasing` says so and `blocked_by` names the pattern).
+(`TextStream.releasing` says so and `blocked_by` names the pattern). So does a judge that
+will be asked: it reads the whole text, and a later sentence may change what it says of an
+earlier one.
 
 Cost: one check of the text so far per release point, so a draft of n sentences costs
 about n/2 checks of the whole draft. Past 4 KB the points checked thin out (a check once
@@ -126,7 +128,7 @@ class TextStream:
         self._bad_chunk: str | None = None
         self.decision: Decision | None = None
         self.checks = 0
-        self.blocked_by = crossing_patterns(gate.policy) if blocked_by is None else blocked_by
+        self.blocked_by = gate.stream_blockers() if blocked_by is None else blocked_by
 
     @property
     def releasing(self) -> bool:
