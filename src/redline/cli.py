@@ -14,6 +14,7 @@ from rich.text import Text
 
 from redline import __version__
 from redline.actions_cli import decide, domains, print_header
+from redline.backtest.cli import backtest
 from redline.decide.gate import Gate
 from redline.errors import RedlineError, SuiteError
 from redline.policy import json_schema, load_policy
@@ -38,6 +39,7 @@ app.command(name="soak-report")(soak_report_command)
 app.command()(serve)
 app.command()(decide)
 app.command()(domains)
+app.command()(backtest)
 
 _PROGRESS_FROM = 200  # suites smaller than this finish before a bar is worth drawing
 _WHOLE_TEXT_UP_TO = 2000  # longer drafts are shown around each finding only

@@ -27,6 +27,6 @@ def test_public_api_is_exactly_all() -> None:
     import redline
 
     assert set(redline.__all__) == {n for n in dir(redline) if not n.startswith("_")} - {
-        "actions_cli", "cli", "decide", "display", "domains", "errors", "eval", "judges", "policy", "review",
+        "actions_cli", "backtest", "cli", "decide", "display", "domains", "errors", "eval", "judges", "policy", "review",
         "review_cli", "screen", "service", "signals", "store", "terminal", "types"
     } | {"__version__"}

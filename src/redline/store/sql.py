@@ -305,6 +305,15 @@ class AuditStore:
         items = items[:limit]
         return Page(tuple(items), encode_cursor("q", items[-1].created_at, items[-1].id) if more else None)
 
+    def reviews(self) -> dict[str, QueueStatus]:
+        """What Experts decided, by decision id: approved, edited or rejected (pending items
+        are left out). A backtest's promotion report splits its holds by this."""
+        stmt = select(QueueItemRecord.decision_id, QueueItemRecord.status).where(
+            QueueItemRecord.status != QueueStatus.PENDING.value
+        )
+        with self._guard("reviews"), self._sessions() as session:
+            return {decision_id: QueueStatus(status) for decision_id, status in session.execute(stmt)}
+
     def approve(self, item_id: int, expert: str, note: str | None = None) -> QueueItem:
         """Approve a pending item as it stands: the draft as written or, when an edit was
         held for a second look (`hold_edit`), that edit. `note` says why, if given."""
