@@ -21,7 +21,7 @@ from redline.policy import json_schema, load_policy
 from redline.review_cli import canary_app, reviewed_check, soak_report_command
 from redline.service.serve_cli import serve
 from redline.store.log_cli import log_app
-from redline.terminal import EXIT_HELP, EXIT_USAGE, around, console, exit_code, marked, safe
+from redline.terminal import EXIT_HELP, around, console, exit_code, marked, safe, usage_error
 from redline.types import Decision
 
 app = typer.Typer(
@@ -61,11 +61,7 @@ def _main(
 
 
 def _fail(exc: Exception) -> typer.Exit:
-    first, *rest = str(exc).split("\n")
-    err.print(Text.assemble(("error: ", "bold red"), safe(first)))
-    for line in rest:
-        err.print(Text(safe(line)))
-    return typer.Exit(code=EXIT_USAGE)
+    return usage_error(err, exc)
 
 
 def _finite(value: Optional[float]) -> Optional[float]:

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+import typer
 from rich.console import Console
 from rich.text import Text
 
@@ -60,6 +61,16 @@ def safe(value: object, *, newlines: bool = False) -> str:
     if text.isascii() and text.isprintable():
         return text
     return _CANDIDATE.sub(lambda m: _shown(m.group(), newlines), text)
+
+
+def usage_error(err: Console, message: object) -> typer.Exit:
+    """Print `message` (its first line as the error, the rest under it) and return the
+    exit for a usage, policy or input error, for the caller to raise."""
+    first, *rest = str(message).split("\n")
+    err.print(Text.assemble(("error: ", "bold red"), safe(first)))
+    for line in rest:
+        err.print(Text(safe(line)))
+    return typer.Exit(code=EXIT_USAGE)
 
 
 def exit_code(outcome: Outcome) -> int:

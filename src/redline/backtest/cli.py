@@ -19,7 +19,7 @@ from rich.text import Text
 from redline.backtest.run import run_backtest
 from redline.errors import RedlineError
 from redline.store.log_cli import OUTCOME_STYLE
-from redline.terminal import EXIT_USAGE, console, safe
+from redline.terminal import console, safe, usage_error
 from redline.types import Outcome
 
 out = console()
@@ -30,14 +30,6 @@ _HELP = (
     "Exit status: 0 done; 1 done, but some input lines could not be read (the report lists them); "
     "2 for a usage, policy, input or store error."
 )
-
-
-def _fail(exc: Exception) -> typer.Exit:
-    first, *rest = str(exc).split("\n")
-    err.print(Text.assemble(("error: ", "bold red"), safe(first)))
-    for line in rest:
-        err.print(Text(safe(line)))
-    return typer.Exit(code=EXIT_USAGE)
 
 
 def _n(value: int | None) -> str:
@@ -165,7 +157,7 @@ def backtest(
 ) -> None:
     """Re-check past drafts with a new policy: outcomes on both sides, what changes, by rule."""
     if engine not in ("local", "ray"):
-        raise _fail(RedlineError(f"--engine {engine!r}: use local or ray"))
+        raise usage_error(err, f"--engine {engine!r}: use local or ray")
     with Progress(
         TextColumn("checking drafts"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[drafts]:,} drafts"),
         TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal,
@@ -181,7 +173,7 @@ def backtest(
                 out=out_file, report_db=db if report else None, confidence=confidence, progress=advance,
             )  # fmt: skip
         except RedlineError as exc:
-            raise _fail(exc) from None
+            raise usage_error(err, exc) from None
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
