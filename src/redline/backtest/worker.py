@@ -50,7 +50,12 @@ class Verdict:
     error: bool
 
 
+_NONE: Counter[str] = Counter()  # shared by every clean verdict; never changed
+
+
 def verdict(decision: Decision) -> Verdict:
+    if not decision.findings and not decision.suppressed:  # most drafts: skip building counters
+        return Verdict(decision.outcome, (), _NONE, _NONE, None, decision.reason == REASON_ERROR)
     return Verdict(
         decision.outcome,
         tuple(decision.rules_fired),
