@@ -15,6 +15,10 @@ the others; figures are medians. `drafts/s` counts the drafts checked after star
 (workers ready, or the Ray cluster joined) divided by the time that took; with a baseline
 every draft is checked twice (one check per policy). CPU time per draft comes from a run
 in this process (`process_time`), which other load on the machine does not inflate.
+"Once results flow" counts from the first chunk's result to the end: Ray starts its
+actors inside the run, so that is its rate with the pool up. Every run writes its diff
+(`--out`); the script fails unless every engine and every repeat printed the same report
+and wrote the same diff, byte for byte.
 """
 
 from __future__ import annotations
@@ -109,20 +113,31 @@ def main() -> None:
             configs += [("ray", 2, None), ("ray", 2, old)]
         configs = [c for c in configs if c[0] in engines]
         runs: dict[str, list[dict[str, Any]]] = {}
+        outputs: dict[str, set[str]] = {}  # report and diff of every run, by configuration
         for repeat in range(args.repeats):
             for engine, workers, baseline in configs:
                 key = f"{engine} x{workers}" + (" +baseline" if baseline else "")
                 sb.log(f"[{repeat + 1}/{args.repeats}] {key} ...")
-                result = run_backtest(new, corpus, baseline=baseline, engine=engine, workers=workers)
+                diff = folder / f"{engine}-{workers}-{'b' if baseline else 'n'}.jsonl"
+                result = run_backtest(new, corpus, baseline=baseline, engine=engine, workers=workers, out=diff)
                 assert result.report["input"]["drafts"] == args.drafts
                 runs.setdefault(key, []).append(result.run)
+                outputs.setdefault(key, set()).add(json.dumps(result.report) + "\n" + diff.read_text("utf-8"))
+        # every run of every engine must print the same report and write the same diff
+        same = {
+            kind: len(set().union(*(o for k, o in outputs.items() if k.endswith("+baseline") == (kind == "baseline")))) == 1
+            for kind in ("new only", "baseline")
+        }
+        changed = sum(1 for _ in next(folder.glob("*-2-b.jsonl")).open())
         cpu = {"new only": cpu_per_draft(new, None, corpus, 20_000), "new + baseline": cpu_per_draft(new, old, corpus, 20_000)}
     summary = {
         "drafts": args.drafts, "rules": args.rules, "corpus_mb": round(size / 2**20, 1), "cpus": os.cpu_count(),
         "load_avg": os.getloadavg()[0], "cpu_us_per_draft": {k: round(v, 1) for k, v in cpu.items()},
+        "identical_outputs": same, "diff_lines": changed,
         "configs": {
             key: {
                 "drafts_per_s": statistics.median(r["drafts_per_s"] for r in rs),
+                "steady_drafts_per_s": statistics.median(r["steady_drafts_per_s"] for r in rs),
                 "startup_s": statistics.median(r["startup_s"] for r in rs),
                 "first_result_s": statistics.median(r["first_result_s"] for r in rs),
                 "seconds": statistics.median(r["seconds"] for r in rs),
@@ -133,17 +148,21 @@ def main() -> None:
     }  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=2))
-        return
+        sys.exit(0 if all(same.values()) else 1)
     print(f"{args.drafts:,} drafts ({summary['corpus_mb']} MB), {args.rules:,} rules, {summary['cpus']} CPUs, "
           f"load average {summary['load_avg']:.1f}")  # fmt: skip
     print(f"CPU per draft in one process: {cpu['new only']:.0f} µs (new policy only), {cpu['new + baseline']:.0f} µs "
           f"(both): {1e6 / cpu['new only']:,.0f} and {1e6 / cpu['new + baseline']:,.0f} drafts/s per core")  # fmt: skip
-    print("\n| engine | workers | baseline | drafts/s (median) | start-up s | first result s | whole run s |")
-    print("|---|---:|---|---:|---:|---:|---:|")
+    print(f"identical report and diff across engines and runs: {same} ({changed} diff lines)")
+    print("\n| engine | workers | baseline | drafts/s (median) | once results flow | start-up s | first result s | whole run s |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|")
     for key, figures in summary["configs"].items():
         engine, workers = key.split(" ")[0], key.split(" ")[1][1:]
         print(f"| {engine} | {workers} | {'yes' if 'baseline' in key else 'no'} | {figures['drafts_per_s']:,.0f} | "
+              f"{figures['steady_drafts_per_s']:,.0f} | "
               f"{figures['startup_s']:.2f} | {figures['first_result_s']:.2f} | {figures['seconds']:.1f} |")  # fmt: skip
+    if not all(same.values()):
+        sys.exit("the engines' outputs differ")
 
 
 if __name__ == "__main__":

@@ -152,3 +152,33 @@ def test_the_command_reaches_an_existing_cluster_over_ray_client_and_starts_its_
     for result in (remote, own):
         result.pop("run")
         assert json.dumps(result, ensure_ascii=False) == json.dumps(local.report, ensure_ascii=False)
+
+
+def test_an_actor_compiles_its_gates_once_and_then_checks_batch_after_batch(
+    cluster: dict[str, str], corpus: Path, backtest_policies: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray Data builds the callable class once per actor (ActorPoolStrategy); what it
+    builds must compile the gates in its constructor and never again per batch."""
+    from redline import Gate, __version__, load_policy
+    from redline.backtest import ray_engine, worker
+    from redline.backtest.inputs import chunks, open_source
+
+    built: list[str] = []
+    real = worker.Gate
+
+    def counted(policy: Any) -> Gate:
+        built.append(policy.name)
+        return real(policy)
+
+    monkeypatch.setattr(worker, "Gate", counted)
+    old, new = backtest_policies
+    source = open_source(corpus)
+    spec = worker.RunSpec("corpus", source.files, load_policy(new), load_policy(old), None, None, False, __version__)
+    actor = ray_engine.BacktestActor([ray.put(spec)])
+    assert len(built) == 2
+    rows = ray_engine._rows(chunks(source, 100))
+    drafts = 0
+    for row in rows:
+        batch = {key: [value] for key, value in row.items()}
+        drafts += sum(ray_engine.pickle.loads(p).drafts for p in actor(batch)["partial"])
+    assert len(rows) == 25 and drafts == 2499 and len(built) == 2

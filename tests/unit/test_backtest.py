@@ -255,3 +255,51 @@ def test_the_command_prints_the_summary_and_exits_by_what_it_could_read(
     assert missing.exit_code == 2 and "nope.yaml" in missing.output
     engine = runner.invoke(app, ["backtest", "--policy", str(new), "--input", str(path), "--engine", "spark"])
     assert engine.exit_code == 2 and "use local or ray" in engine.output
+
+
+def test_each_worker_process_compiles_its_gates_once_whatever_the_number_of_chunks(
+    corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    import os
+
+    from redline.backtest import worker
+
+    built = tmp_path / "built.txt"
+    real = worker.Gate
+
+    def counted(policy: Any) -> Gate:  # forked workers inherit the patch; each appends its pid
+        with built.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(policy)
+
+    monkeypatch.setattr(worker, "Gate", counted)
+    path, _ = corpus
+    old, new = backtest_policies
+    result = run_backtest(new, path, baseline=old, workers=2, chunk_lines=30)  # 30 chunks
+    assert result.run["workers"] == 2
+    per_process = Counter(built.read_text().split())
+    assert os.getpid() not in {int(pid) for pid in per_process}, "the driver checks nothing"
+    assert len(per_process) == 2 and set(per_process.values()) == {2}, per_process  # new + baseline, once each
+
+
+def test_progress_is_reported_as_chunks_complete_and_the_command_draws_a_bar(
+    corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from redline.backtest import cli as backtest_cli
+
+    path, rows = corpus
+    seen: list[tuple[int, int, int]] = []
+    run_backtest(backtest_policies[1], path, workers=1, chunk_lines=100, progress=lambda *a: seen.append(a))
+    assert len(seen) == 9 and all(total == len(rows) for _, total, _ in seen)
+    assert [lines for lines, _, _ in seen] == list(range(100, 901, 100)) and seen[-1][2] == len(rows)
+    screen = io.StringIO()
+    monkeypatch.setattr(backtest_cli, "err", Console(file=screen, force_terminal=True, width=120))
+    done = runner.invoke(app, ["backtest", "--policy", str(backtest_policies[1]), "--input", str(path), "--workers", "1"])
+    assert done.exit_code == 0, done.output
+    drawn = screen.getvalue()
+    assert "checking drafts" in drawn and "900/900" in drawn and "━" in drawn

@@ -55,10 +55,12 @@ class _Collector:
         self._lines = lines
         self._progress = progress
         self.first_at: float | None = None
+        self.first_drafts = 0  # in the first partial: what came before `first_at`
 
     def __call__(self, part: Partial) -> None:
         if self.first_at is None:
             self.first_at = time.perf_counter()
+            self.first_drafts = part.drafts
         if part.version != __version__:
             raise RedlineError(f"a worker runs redline {part.version}, this driver {__version__}: install one version")
         self.total.merge(part)
@@ -123,12 +125,16 @@ def run_backtest(
             handle.close()
         if handle is not None and os.path.exists(handle.name):
             os.unlink(handle.name)
-    seconds = time.perf_counter() - began
+    ended = time.perf_counter()
     work = run.pop("work_s")
+    after_first = ended - collector.first_at if collector.first_at is not None else 0.0
     run.update(
         first_result_s=round(collector.first_at - began, 3) if collector.first_at is not None else None,
-        seconds=round(seconds, 3),
+        seconds=round(ended - began, 3),
         drafts_per_s=round(collector.total.drafts / work, 1) if work > 0 else None,
+        # the rate once results flow: Ray's actors start inside the work, the local workers before it
+        steady_drafts_per_s=round((collector.total.drafts - collector.first_drafts) / after_first, 1)
+        if after_first > 0 else None,
     )
     report = build_report(
         collector.total,
