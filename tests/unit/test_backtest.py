@@ -48,6 +48,13 @@ def corpus(tmp_path_factory: pytest.TempPathFactory, make_backtest_rows: Rows) -
     return write_jsonl(tmp_path_factory.mktemp("corpus") / "drafts.jsonl", rows), rows
 
 
+@pytest.fixture(scope="module")
+def compared(corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path]) -> dict[str, Any]:
+    """The report of the corpus, new policy against old, one process."""
+    old, new = backtest_policies
+    return dict(run_backtest(new, corpus[0], baseline=old, workers=1).report)
+
+
 def test_outcomes_and_changes_are_those_of_the_gate_draft_by_draft(
     corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path]
 ) -> None:
@@ -67,13 +74,10 @@ def test_outcomes_and_changes_are_those_of_the_gate_draft_by_draft(
 
 
 def test_rules_count_fires_hits_and_the_changes_they_cause(
-    corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path]
+    corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path], compared: dict[str, Any]
 ) -> None:
-    path, rows = corpus
-    old, new = backtest_policies
-    report = run_backtest(new, path, baseline=old, workers=1).report
-    rules = {r["rule"]: r for r in report["rules"]}
-    expected = oracle(rows, backtest_policies)
+    rules = {r["rule"]: r for r in compared["rules"]}
+    expected = oracle(corpus[1], backtest_policies)
     added = rules["billing:no-cancellation-fee"]
     assert added["severity"] == {"baseline": None, "new": "block"}
     assert added["fired"] == {"baseline": 0, "new": sum("billing:no-cancellation-fee" in n.rules for _, n, _ in expected)}
@@ -119,12 +123,8 @@ def test_two_processes_give_the_report_and_diff_of_one_byte_for_byte(
     assert two.run["engine"] == "local" and two.run["workers"] == 2
 
 
-def test_examples_show_each_change_with_its_excerpt_scrubbed(
-    corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path]
-) -> None:
-    path, _ = corpus
-    old, new = backtest_policies
-    report = run_backtest(new, path, baseline=old, workers=1).report
+def test_examples_show_each_change_with_its_excerpt_scrubbed(compared: dict[str, Any]) -> None:
+    report = compared
     examples = report["examples"]
     assert all(1 <= len(examples[kind]) <= 5 for kind in ("newly_held", "newly_passed", "stricter", "looser"))
     dumped = json.dumps(report)
