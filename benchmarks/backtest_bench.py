@@ -12,7 +12,8 @@ them negated, so the context layer runs), and a 1,000-rule policy with every det
 The new policy drops 50 of those rules, adds 50 others and turns 20 from block to flag,
 so every kind of change occurs. Each configuration runs `--repeats` times, in turn with
 the others; figures are medians. `drafts/s` counts the drafts checked after start-up
-(workers ready, or the Ray cluster joined) divided by the time that took; with a baseline
+(workers ready, each having compiled its policies from cold, or the Ray cluster joined)
+divided by the time that took; with a baseline
 every draft is checked twice (one check per policy). CPU time per draft comes from a run
 in this process (`process_time`), which other load on the machine does not inflate.
 "Once results flow" counts from the first chunk's result to the end: Ray starts its
@@ -43,6 +44,7 @@ from redline.backtest import run_backtest  # noqa: E402
 from redline.backtest.inputs import chunks, open_source  # noqa: E402
 from redline.backtest.worker import Checker, RunSpec  # noqa: E402
 from redline.policy import load_policy  # noqa: E402
+from redline.screen import engine as screen_engine  # noqa: E402
 
 
 def policy_doc(terms: list[str], flagged: set[int], name: str) -> dict[str, Any]:
@@ -119,6 +121,7 @@ def main() -> None:
                 key = f"{engine} x{workers}" + (" +baseline" if baseline else "")
                 sb.log(f"[{repeat + 1}/{args.repeats}] {key} ...")
                 diff = folder / f"{engine}-{workers}-{'b' if baseline else 'n'}.jsonl"
+                screen_engine._cache.clear()  # forked workers would inherit compiled policies: start cold, as a command does
                 result = run_backtest(new, corpus, baseline=baseline, engine=engine, workers=workers, out=diff)
                 assert result.report["input"]["drafts"] == args.drafts
                 runs.setdefault(key, []).append(result.run)
