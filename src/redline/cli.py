@@ -21,15 +21,10 @@ from redline.policy import json_schema, load_policy
 from redline.review_cli import canary_app, reviewed_check, soak_report_command
 from redline.service.serve_cli import serve
 from redline.store.log_cli import log_app
-from redline.terminal import EXIT_HELP, around, console, exit_code, marked, safe, usage_error
+from redline.terminal import EXIT_HELP, around, command_group, console, exit_code, marked, safe, usage_error
 from redline.types import Decision
 
-app = typer.Typer(
-    help="redline: a policy gate for AI agents. Checks drafts, messages and actions against a policy.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = command_group("redline: a policy gate for AI agents. Checks drafts, messages and actions against a policy.")
 out = console()
 err = console(stderr=True)
 

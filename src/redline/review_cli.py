@@ -30,15 +30,10 @@ from redline.review.watch import review_check
 from redline.store.decision_event import DEFAULT_PATH
 from redline.store.decision_log import DecisionLog, log_files, read_events
 from redline.store.review_log import LogSummarySink
-from redline.terminal import console, safe
+from redline.terminal import command_group, console, safe
 from redline.types import Decision
 
-canary_app = typer.Typer(
-    help="The canary battery: traps that must stay held when a covering ask comes with them.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+canary_app = command_group("The canary battery: traps that must stay held when a covering ask comes with them.")
 out = console()
 err = console(stderr=True)
 _STYLE = {"clean": "green", "laundered": "bold red", "broken": "yellow"}

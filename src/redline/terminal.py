@@ -38,6 +38,13 @@ def console(*, stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def command_group(help: str) -> typer.Typer:
+    """A Typer app or sub-command group as every command of redline is built: help when
+    called bare, no shell-completion commands, and plain tracebacks (rich's would print
+    local variables, which may hold a draft)."""
+    return typer.Typer(help=help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+
 @lru_cache(maxsize=4096)
 def _shown(char: str, newlines: bool) -> str:
     code = ord(char)

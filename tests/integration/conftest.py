@@ -154,6 +154,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("postgres_url"))
 
 
+@pytest.fixture
+def store(db_url: str, clock: Any) -> Iterator[Any]:
+    """A migrated audit store on `db_url`, on the module's `clock` fixture (a ManualClock
+    at that module's start time)."""
+    from redline.store.sql import AuditStore
+
+    with AuditStore(db_url, clock=clock) as s:
+        s.migrate()
+        yield s
+
+
 def _raw_query(url: str, sql: str) -> list[tuple[Any, ...]]:
     if url.startswith("sqlite"):
         conn = sqlite3.connect(url.removeprefix("sqlite:///"))

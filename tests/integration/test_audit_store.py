@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,13 +30,6 @@ Clock = ManualClock
 @pytest.fixture
 def clock() -> Clock:
     return Clock(T0)
-
-
-@pytest.fixture
-def store(db_url: str, clock: Clock) -> Iterator[AuditStore]:
-    with AuditStore(db_url, clock=clock) as s:
-        s.migrate()
-        yield s
 
 
 def decision(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,13 +24,6 @@ Clock = ManualClock
 @pytest.fixture
 def clock() -> Clock:
     return Clock(T0)
-
-
-@pytest.fixture
-def store(db_url: str, clock: Clock) -> Iterator[AuditStore]:
-    with AuditStore(db_url, clock=clock) as s:
-        s.migrate()
-        yield s
 
 
 @pytest.fixture

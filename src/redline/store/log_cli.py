@@ -18,15 +18,10 @@ from rich.table import Table
 from rich.text import Text
 
 from redline.store.decision_log import DEFAULT_PATH, ReadResult, log_files, parse_lines, read_events
-from redline.terminal import console, safe
+from redline.terminal import command_group, console, safe
 from redline.types import Outcome
 
-log_app = typer.Typer(
-    help="Read the decision log (redline.decisions.jsonl and its rotated files).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+log_app = command_group("Read the decision log (redline.decisions.jsonl and its rotated files).")
 out = console()
 err = console(stderr=True)
 
