@@ -45,7 +45,9 @@ function delay()
   if next_at == nil then -- stagger the connections over one interval
     next_at = now + interval * ((thread_index * 0.618) % 1)
   end
-  local wait = (next_at - now) / 1e3
+  -- wrk truncates the delay to whole milliseconds: round up, so that no request leaves
+  -- before its scheduled time (its latency counts from then, so it is never understated)
+  local wait = math.ceil((next_at - now) / 1e3)
   return wait > 0 and wait or 0
 end
 
