@@ -2,7 +2,7 @@
 
     python benchmarks/stream_bench.py [--drafts 300] [--chunk 4] [--policy examples/policy.yaml]
 
-Drafts of about 1 KB (12-16 sentences of support prose, one in five with a red line in a
+Drafts of about 1 KB (16-21 sentences of support prose, one in five with a red line in a
 sentence near its end) are fed in chunks of `--chunk` characters (4: about one token of
 an LLM's stream) at confidence 90. Reported, as medians and p99 over all chunks: the time
 `feed` takes for a chunk that completes no sentence (the scan), for one that completes a
@@ -41,7 +41,7 @@ HELD = [
 
 
 def draft(rng: random.Random, held: bool) -> str:
-    sentences = [rng.choice(CLEAN) for _ in range(rng.randint(12, 16))]
+    sentences = [rng.choice(CLEAN) for _ in range(rng.randint(16, 21))]
     if held:
         sentences.insert(len(sentences) - rng.randint(1, 3), rng.choice(HELD))
     return " ".join(sentences)
