@@ -144,6 +144,22 @@ def test_without_a_baseline_a_corpus_gets_the_new_policys_counts_only(
     assert sum(report["outcomes"]["new"].values()) == len(rows)
 
 
+def test_a_policy_with_a_judge_says_that_its_drafts_are_judged_and_one_without_says_nothing(
+    tmp_path: Path, corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path]
+) -> None:
+    old, new = backtest_policies
+    rows = corpus[1][:40]
+    drafts = write_jsonl(tmp_path / "drafts.jsonl", rows)
+    judged = tmp_path / "judged.yaml"
+    judged.write_text(new.read_text(encoding="utf-8") + "\njudge:\n  kind: heuristic\n  when: on_hits\n", encoding="utf-8")
+    report = run_backtest(judged, drafts, baseline=old, workers=1).report
+    notes = report["input"]["notes"]
+    assert notes == ["the new policy has a heuristic judge (when: on_hits): every draft the screen saw a hit in "
+                     "is judged, as in service"]
+    assert sum(report["outcomes"]["new"].values()) == len(rows)
+    assert run_backtest(new, drafts, baseline=old, workers=1).report["input"]["notes"] == []
+
+
 def test_bad_lines_are_listed_by_line_and_every_other_line_is_checked(
     backtest_policies: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -303,3 +319,17 @@ def test_progress_is_reported_as_chunks_complete_and_the_command_draws_a_bar(
     assert done.exit_code == 0, done.output
     drawn = screen.getvalue()
     assert "checking drafts" in drawn and "900/900" in drawn and "━" in drawn
+
+
+def test_a_model_judge_is_named_as_calls_to_its_server_and_a_judge_never_called_is_not_noted(
+    backtest_policies: tuple[Path, Path],
+) -> None:
+    from redline.backtest.report import _judge_note
+
+    base = load_policy(backtest_policies[1])
+    model = base.model_copy(update={"judge": base.judge.model_copy(update={"kind": "openai", "model": "m"})})
+    note = _judge_note("baseline", model)
+    assert note is not None and note.startswith("the baseline has an openai judge (when: always): every draft is judged")
+    assert "billed and rate-limited" in note
+    never = base.model_copy(update={"judge": base.judge.model_copy(update={"kind": "openai", "model": "m", "when": "never"})})
+    assert _judge_note("baseline", never) is None and _judge_note("baseline", None) is None

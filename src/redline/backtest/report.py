@@ -109,6 +109,10 @@ def build_report(
         )
     if recorded:
         notes.append("the baseline is what the log recorded, decided on the whole text when it was checked")
+    for side, chosen in (("new policy", policy[1]), ("baseline", baseline[1] if baseline else None)):
+        note = _judge_note(side, chosen)
+        if note:
+            notes.append(note)
     outcomes = {
         side: {o.value: total.outcomes[side][o.value] for o in Outcome} if side == "new" or compared else None
         for side in SIDES
@@ -155,3 +159,24 @@ def build_report(
             **({kind: _split(total.reviews, kind) for kind in ("newly_held", "newly_passed")} if compared else {}),
         },
     }  # fmt: skip
+
+
+# kinds whose every call goes to a hosted or local model server: billed, rate-limited,
+# and not bound to answer twice the same way
+_MODEL_KINDS = frozenset({"openai", "anthropic"})
+
+
+def _judge_note(side: str, chosen: Policy | None) -> str | None:
+    """What a backtest of a policy with a judge costs: the judge is asked, as in service."""
+    judge = chosen.judge if chosen is not None else None
+    if judge is None or judge.kind == "none" or judge.when == "never":
+        return None
+    asked = "every draft" if judge.when == "always" else "every draft the screen saw a hit in"
+    article = "an" if judge.kind[0] in "aeiou" else "a"
+    note = f"the {side} has {article} {judge.kind} judge (when: {judge.when}): {asked} is judged, as in service"
+    if judge.kind in _MODEL_KINDS:
+        note += (
+            "; each is a call to the model server (billed and rate-limited), and a model that does not "
+            "answer the same way twice makes two runs differ"
+        )
+    return note
