@@ -1,0 +1,51 @@
+"""`check_storable`: the one-encoding search and the field-by-field walk refuse the same rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from redline.store.errors import StoreError
+from redline.store.sql_rows import _walk_storable, check_storable
+
+# text that favours the characters at issue: NUL, lone surrogates, backslashes, `u0000`
+_chars = st.lists(st.sampled_from(["a", "\x00", "\ud800", "\udfff", "\\", "u0000", "é", "\u200b"]), max_size=6).map("".join)
+_values: st.SearchStrategy[Any] = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | _chars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_chars, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _verdict(check: Any, value: Any) -> str | None:
+    try:
+        check("decision 'x'", value, "")
+    except StoreError as exc:
+        return str(exc)
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(_chars, _values, max_size=5))
+def test_the_fast_search_refuses_exactly_what_the_walk_refuses(row: dict[str, Any]) -> None:
+    assert _verdict(check_storable, row) == _verdict(_walk_storable, row)
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ({"text": "a\x00b"}, "text holds a NUL character at offset 1"),
+        ({"layers": {"screen": ["ok", "\udc80"]}}, "layers.screen[1] holds a lone surrogate at offset 0"),
+        ({"context": {"k\ud800": 1}}, "context holds a lone surrogate"),
+    ],
+)
+def test_a_refused_row_names_the_field(row: dict[str, Any], message: str) -> None:
+    with pytest.raises(StoreError, match="cannot record decision 'x': " + message.replace("[", r"\[").replace("]", r"\]")):
+        check_storable("decision 'x'", row)
+
+
+def test_clean_rows_and_an_escaped_backslash_are_stored() -> None:
+    check_storable("decision 'x'", {"text": "a literal \\u0000 is four characters", "n": [1, 2.5, None, {"a": "é"}]})
