@@ -98,6 +98,19 @@ def test_excerpt_is_scrubbed_and_erased_lists_what_was_masked() -> None:
     assert event["erased_total"] == len(event["erased"])
 
 
+def test_an_event_built_from_the_callers_scrub_is_the_event_built_from_the_text() -> None:
+    from redline.store.scrub import scrub
+
+    text = f"Please write to {EMAIL}; the deploy key is {AWS_KEY}. " + "More words. " * 40
+    at = "2026-01-01T00:00:00.000Z"
+    given = event_from_decision(_decision(), text, now=at, scrubbed=scrub(text))
+    assert given == event_from_decision(_decision(), text, now=at)
+    # bytes are decoded first: a scrub of something else is not trusted for them
+    unrelated = scrub("nothing to mask")
+    from_bytes = event_from_decision(_decision(), text.encode(), now=at, scrubbed=unrelated)
+    assert from_bytes.text_excerpt == given.text_excerpt and EMAIL not in from_bytes.text_excerpt
+
+
 def test_a_secret_straddling_character_200_is_masked_not_half_kept() -> None:
     text = "a" * 190 + " " + AWS_KEY + " tail"
     event = _line_of(_decision(), text)

@@ -66,12 +66,14 @@ class Service:
         recorded, with its `review` block (the flags in force) when it came without one."""
         if decision.review is None:
             decision = self.flags.stamp(decision, self.policies.get(decision.policy_name))
-        if not self.decisions.write(decision, text):
+        # scrubbed once, whole, then cut: for the log line and for the stored excerpt
+        scrubbed = scrub(text)
+        if not self.decisions.write(decision, text, scrubbed=scrubbed):
             self.metrics.log_failures.inc()
             failures = self.decisions.failures
             if failures % _LOG_FAILURE_EVERY == 1:
                 log.error("decision log write failed (%d so far): %s", failures, self.decisions.last_error)
-        excerpt = scrub(text).text[:EXCERPT_CHARS]  # scrubbed whole, then cut: no half secret
+        excerpt = scrubbed.text[:EXCERPT_CHARS]  # no half secret
         return PendingRecord(decision, text, excerpt, held=queue and decision.outcome in HELD)
 
     def record(self, decision: Decision, text: str, *, queue: bool = True) -> Decision:

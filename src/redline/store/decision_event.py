@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from redline.store.scrub import scrub
+from redline.store.scrub import Scrubbed, scrub
 from redline.types import Decision
 
 SCHEMA_VERSION = "redline.decision/v1"
@@ -172,13 +172,20 @@ def review_event(
     )
 
 
-def event_from_decision(decision: Decision, text: Any, *, now: str | None = None) -> DecisionEventV1:
-    """The log event for `decision` on `text`: scrubbed whole, THEN cut, so no half secret stays."""
+def event_from_decision(
+    decision: Decision, text: Any, *, now: str | None = None, scrubbed: Scrubbed | None = None
+) -> DecisionEventV1:
+    """The log event for `decision` on `text`: scrubbed whole, THEN cut, so no half secret stays.
+
+    `scrubbed`: `scrub(text)` when the caller has it already (the audit excerpt is cut
+    from the same result); used only when `text` is a str, else `text` is scrubbed here."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
+        scrubbed = None
     if not isinstance(text, str):  # the gate answers non-text with check_error; log no body
-        text = ""
-    scrubbed = scrub(text)
+        text, scrubbed = "", None
+    if scrubbed is None:
+        scrubbed = scrub(text)
     context = _metadata(decision.context) if decision.context is not None else None
     return DecisionEventV1(
         id=decision.id,

@@ -39,6 +39,7 @@ from redline.store.log_reader import (
     parse_lines,
     read_events,
 )
+from redline.store.scrub import Scrubbed
 from redline.types import Decision
 
 log = logging.getLogger("redline.decision_log")
@@ -102,10 +103,11 @@ class DecisionLog:
     def last_error(self) -> str | None:
         return self._last_error
 
-    def write(self, decision: Decision, text: Any) -> bool:
-        """Append the event for `decision`; False (and counted) when it could not be stored."""
+    def write(self, decision: Decision, text: Any, *, scrubbed: Scrubbed | None = None) -> bool:
+        """Append the event for `decision`; False (and counted) when it could not be stored.
+        `scrubbed`: `scrub(text)`, when the caller has it already."""
         try:
-            event = event_from_decision(decision, text)
+            event = event_from_decision(decision, text, scrubbed=scrubbed)
         except Exception as exc:  # a malformed decision must not fail the check that made it
             with self._mutex:
                 return self._failed(f"cannot build the event: {type(exc).__name__}: {exc}")

@@ -42,9 +42,10 @@ def _detectors() -> tuple[Detector, ...]:
 def scrub(text: str, detectors: tuple[Detector, ...] | None = None) -> Scrubbed:
     """`text` with every credential and PII span replaced by `[TYPE]`.
 
-    With the default detectors the last few results are kept: one check scrubs its text
-    for the log line and again for the audit excerpt, and a megabyte of addresses costs
-    a second or so each time.
+    With the default detectors the last few results are kept: a check under watch logs
+    its shadow decision on the same text as its own, and a megabyte of addresses costs a
+    second or so each time. (The service scrubs a text once for its log line and its
+    audit excerpt, and hands the result to both.)
 
     The detectors read the same view as the gate's (invisible characters and marks
     removed) and each span is mapped back to the whole original span, so a secret with a
