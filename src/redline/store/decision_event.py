@@ -59,7 +59,15 @@ def _metadata(value: Any, *, ids: bool = False) -> Any:
         kept: dict[str, Any] = {}
         for key, item in value.items():
             key = str(key)
-            if key.lower() in _BODY_KEYS and not (isinstance(item, (int, float)) or item is None):
+            kind = type(item)
+            if item is None or kind is bool or kind is int or kind is float:
+                kept[key] = item  # a count or a flag, even under a body's key; no call needed
+                continue
+            if key.lower() in _BODY_KEYS and not isinstance(item, (int, float)):
+                continue
+            if kind is str:  # most values: cleaned here rather than by one more call
+                own_id = ids and key in _ID_KEYS and _ID.fullmatch(item)
+                kept[key] = item if own_id else _clean_string(item)
                 continue
             own_id = ids and key in _ID_KEYS and isinstance(item, str) and _ID.fullmatch(item)
             kept[key] = item if own_id else _metadata(item, ids=ids)

@@ -82,6 +82,7 @@ class DecisionLog:
         self.backups = backups
         self._mutex = threading.Lock()
         self._fd: int | None = None
+        self._fd_id = (0, 0)  # (st_ino, st_dev) of the file `_fd` was opened on
         self._writes = 0
         self._failures = 0
         self._bytes = 0
@@ -164,17 +165,22 @@ class DecisionLog:
     def _descriptor(self) -> int:
         """Our descriptor for `path`, re-opened when another process rotated or removed it."""
         if self._fd is not None:
-            try:
+            try:  # one stat per line: the file our descriptor names never changes identity
                 current = os.stat(self.path)
-                mine = os.fstat(self._fd)
-                if (current.st_ino, current.st_dev) == (mine.st_ino, mine.st_dev):
+                if (current.st_ino, current.st_dev) == self._fd_id:
                     return self._fd
             except OSError:
                 pass
             self._close_fd()
-        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        self._end_torn_tail(self._fd)
-        return self._fd
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            mine = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            raise
+        self._fd, self._fd_id = fd, (mine.st_ino, mine.st_dev)
+        self._end_torn_tail(fd)
+        return fd
 
     @staticmethod
     def _end_torn_tail(fd: int) -> None:

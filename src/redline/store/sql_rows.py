@@ -52,27 +52,44 @@ def decision_record(decision: Decision, now: datetime, text_excerpt: str) -> Dec
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-# In JSON written with ensure_ascii=False a NUL becomes the escape `\u0000` and a lone
-# surrogate stays as it is, so one search of one encoding finds either anywhere in a row.
-_UNSTORABLE_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
 
 
 def check_storable(what: str, value: Any, where: str = "") -> None:
     """Refuse a row that some backend cannot store or that could not be read back and sent
     as UTF-8: a NUL (PostgreSQL text) or a lone surrogate anywhere in it, a key included.
 
-    The row is first encoded once as JSON (C code) and searched: a clean row, nearly all
-    of them, ends there. Anything the search finds (or a value JSON cannot encode) goes
-    to the walk below, which names the field; an escaped backslash before `u0000` in a
-    clean string only costs that walk."""
-    if not where:
-        try:
-            encoded = json.dumps(value, ensure_ascii=False, default=str)
-        except (TypeError, ValueError, RecursionError):
-            encoded = None
-        if encoded is not None and _UNSTORABLE_JSON.search(encoded) is None:
-            return
-    _walk_storable(what, value, where)
+    A first pass only looks (no path built, a NUL found with `in`, surrogates ruled out
+    by `isascii` or a UTF-8 encode, all C): a clean row, nearly all of them, ends there.
+    Only a row it finds at fault is walked again, to name the field."""
+    if not _is_clean(value):
+        _walk_storable(what, value, where)
+
+
+def _clean_str(text: str) -> bool:
+    if "\x00" in text:
+        return False
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")  # raises on a lone surrogate
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _is_clean(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not _clean_str(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item)  # the keys
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
 
 
 def _walk_storable(what: str, value: Any, where: str) -> None:
