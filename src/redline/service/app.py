@@ -29,6 +29,7 @@ from redline.service import (
     routes_stream,
     workspace,
 )
+from redline.service.check_shortcut import CheckShortcut
 from redline.service.limits import BodyLimit
 from redline.review.flags import settings_path
 from redline.service.routes_stream import STREAM_PATH
@@ -128,6 +129,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes_decide.router)
     app.include_router(routes_canary.router)
     workspace.install(app, svc)
+    app.add_middleware(CheckShortcut, svc=svc)  # the innermost of ours: inside the body limit
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, streamed=(STREAM_PATH,))
     app.add_middleware(errors.Guard)  # added last: the outermost of ours
     return app

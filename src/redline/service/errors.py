@@ -66,9 +66,13 @@ def _json(status: int, body: ErrorBody, headers: dict[str, str] | None = None) -
     return JSONResponse(body.model_dump(exclude_none=True), status_code=status, headers=headers)
 
 
+def error_response(exc: ApiError) -> JSONResponse:
+    return _json(exc.status, exc.body, exc.headers)
+
+
 async def _api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return _json(exc.status, exc.body, exc.headers)
+    return error_response(exc)
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:

@@ -48,6 +48,8 @@ _GENERIC_REASON = {
     Outcome.REFUSE: "not allowed",
 }
 _operator = require(Role.OPERATOR)
+CHECK_ROLES = frozenset({Role.CLIENT, Role.EXPERT, Role.OPERATOR})
+CHECK_PATH = "/v1/check"
 
 
 def client_view(decision: Decision) -> ClientDecision:
@@ -87,7 +89,7 @@ INLINE_MESSAGES = 64
 
 
 @router.post(
-    "/v1/check",
+    CHECK_PATH,
     response_model=FullDecision | ClientDecision,
     summary="Check a text against a policy",
     description="The decision is recorded (decision-log line and audit row, plus a queue item "
@@ -99,9 +101,14 @@ INLINE_MESSAGES = 64
 async def check(
     body: CheckRequest,
     request: Request,
-    principal: Principal = Depends(require(Role.CLIENT, Role.EXPERT, Role.OPERATOR)),
+    principal: Principal = Depends(require(*CHECK_ROLES)),
 ) -> Response:
-    svc = service(request)
+    return Response(await run_check(service(request), body, principal.role), media_type="application/json")
+
+
+async def run_check(svc: Service, body: CheckRequest, role: Role) -> bytes:
+    """The check, recorded, as the JSON `role` may see; raises ApiError (404: unknown
+    policy, 503: not recorded). The route above and `check_shortcut` both answer with it."""
     started = perf_counter()
     gate = svc.policies.get(body.policy)
     if gate is None:
@@ -121,7 +128,7 @@ async def check(
     decision = await svc.arecord(entry.decision, body.text, entry=entry)
     svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
     svc.metrics.latency.observe(perf_counter() - started)
-    return Response(decision_json(decision, principal.role), media_type="application/json")
+    return decision_json(decision, role)
 
 
 def _check_and_prepare(
