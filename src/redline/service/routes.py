@@ -3,7 +3,9 @@
 `POST /v1/check` runs on the event loop: the gate on a short text costs less than the
 trip to a thread and back, and the audit row is committed by the audit writer's thread
 while the loop serves other requests (a long text still goes to the threadpool). Other
-routes that block on the database are plain `def`, run in FastAPI's threadpool. The
+routes that block on the database are plain `def`, run in FastAPI's threadpool. A
+well-formed check is answered before FastAPI sees it, by `check_shortcut`, with the
+same `run_check`; the route answers the rest (and carries the OpenAPI schema). The
 auth dependencies are `async def`: a hash and a comparison are not worth a thread.
 """
 
