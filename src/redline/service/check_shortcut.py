@@ -15,9 +15,10 @@ from __future__ import annotations
 from fastapi.security.utils import get_authorization_scheme_param
 from pydantic import ValidationError
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from redline.service.errors import ApiError, error_response
+from redline.service.limits import replay
 from redline.service.models import CheckRequest
 from redline.service.routes import CHECK_PATH, CHECK_ROLES, run_check
 from redline.service.settings import Role
@@ -45,7 +46,7 @@ class CheckShortcut:
             except ValidationError:
                 request = None  # the route says what is wrong, in its own words
         if request is None:
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay(body, receive), send)
             return
         try:
             answer: Response = Response(await run_check(self.svc, request, role), media_type="application/json")
@@ -83,16 +84,3 @@ async def _read_body(receive: Receive) -> tuple[bytes, bool]:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks), True
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    replayed = False
-
-    async def replay() -> Message:
-        nonlocal replayed
-        if not replayed:
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay

@@ -52,17 +52,7 @@ class BodyLimit:
                 await self._too_large(send)
                 return
             chunks.append(chunk)
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay(b"".join(chunks), receive), send)
 
     async def _discard(self, receive: Receive, seen: int) -> None:
         while seen <= self.drain:
@@ -89,6 +79,21 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that gives the app `body`, read already, in one message, then whatever
+    `receive` says next (a disconnect)."""
+    replayed = False
+
+    async def replayed_receive() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed_receive
+
+
 def _content_length(scope: Scope) -> int | None:
     for name, value in scope["headers"]:
         if name == b"content-length":
@@ -99,4 +104,4 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-__all__ = ["BodyLimit"]
+__all__ = ["BodyLimit", "replay"]
