@@ -87,6 +87,79 @@ def test_a_change_of_subject_or_time_ends_a_history(sentence: str, term: str, hi
     assert (HISTORICAL in statuses(sentence, term)) is historical
 
 
+def last_statuses(sentence: str, term: str) -> set[Status]:
+    """The statuses of the LAST occurrence of `term` (a term named twice in a sentence)."""
+    text = sentence.lower()
+    start = text.rindex(term)
+    return {cue.status for cue in assess(text, start, start + len(term)).cues}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "historical"),
+    [
+        # the admission that brought the patient in is this encounter
+        ("Known history of lupus who was admitted to the ward with fever and confusion.", "confusion", False),
+        ("Known history of lupus who was admitted to the ward with fever and confusion.", "lupus", True),
+        ("History of gout, then readmitted overnight for a swollen knee.", "swollen knee", True),
+        ("History of gout and she was then readmitted overnight for a swollen knee.", "swollen knee", False),
+        # a habitual admission stays in the past
+        ("History of colitis who is admitted every spring for flares.", "flares", True),
+    ],
+)
+def test_the_current_admission_ends_a_history(sentence: str, term: str, historical: bool) -> None:
+    assert (HISTORICAL in statuses(sentence, term)) is historical
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "expected"),
+    [
+        # a relative clause keeps the time of what it refers to
+        ("He had a colonoscopy years ago, which found two polyps.", "polyps", {HISTORICAL}),
+        ("She had an MRI in the past which showed a small meningioma.", "meningioma", {HISTORICAL}),
+        # it still ends a denial
+        ("There was no swelling, which the team expected after the sprain.", "sprain", set()),
+        ("There was no swelling, which the team expected after the sprain.", "swelling", {NEGATED}),
+    ],
+)
+def test_a_relative_clause_keeps_the_history_but_ends_a_denial(sentence: str, term: str, expected: set[Status]) -> None:
+    assert statuses(sentence, term) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "historical"),
+    [
+        ("A 52-year-old diabetic man with chest pain.", "diabetic", False),
+        ("The 3-week-old infant feeds poorly.", "infant", False),
+        ("An old fracture of the left wrist.", "fracture", True),
+    ],
+)
+def test_an_age_is_not_a_past(sentence: str, term: str, historical: bool) -> None:
+    assert (HISTORICAL in statuses(sentence, term)) is historical
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "historical"),
+    [
+        # headings that name a past section set it for what follows in the sentence
+        ("PAST MEDICAL HISTORY: hypertension, gout and a hernia repair.", "gout", True),
+        ("PAST SURGICAL HISTORY: appendectomy as a teenager.", "appendectomy", True),
+        ("SOCIAL HISTORY: smokes half a pack a day.", "smokes", True),
+        # the present illness and the reason for a study are current (ConText's pseudo-triggers)
+        ("HISTORY OF PRESENT ILLNESS: two days of cough and fever.", "fever", False),
+        ("CLINICAL HISTORY: cough and fever for a week.", "fever", False),
+        ("PATIENT HISTORY: right knee pain.", "knee pain", False),
+    ],
+)
+def test_a_section_heading_inside_the_sentence_sets_its_own_time(sentence: str, term: str, historical: bool) -> None:
+    assert (HISTORICAL in statuses(sentence, term)) is historical
+
+
+def test_but_ends_a_history_named_earlier_in_the_sentence() -> None:
+    sentence = "She had a history of gout in the past, but the swelling now is not consistent with gout."
+    assert HISTORICAL in statuses(sentence, "gout")
+    assert last_statuses(sentence, "gout") == {NEGATED}
+
+
 @pytest.mark.parametrize(
     ("sentence", "term"),
     [
