@@ -144,6 +144,8 @@ def test_an_age_is_not_a_past(sentence: str, term: str, historical: bool) -> Non
         ("PAST MEDICAL HISTORY: hypertension, gout and a hernia repair.", "gout", True),
         ("PAST SURGICAL HISTORY: appendectomy as a teenager.", "appendectomy", True),
         ("SOCIAL HISTORY: smokes half a pack a day.", "smokes", True),
+        ("PSYCHIATRIC HISTORY: depression, treated with sertraline.", "depression", True),
+        ("Menstrual history: post-menopausal for ten years.", "post-menopausal", True),
         # the present illness and the reason for a study are current (ConText's pseudo-triggers)
         ("HISTORY OF PRESENT ILLNESS: two days of cough and fever.", "fever", False),
         ("CLINICAL HISTORY: cough and fever for a week.", "fever", False),
