@@ -22,6 +22,7 @@ from redline.judges.base import CallStatus, Evidence, JudgeRule, JudgeVerdict, S
 from redline.policy.schema import Policy
 from redline.screen.context import assess
 from redline.screen.engine import ScreenResult, rule_specs
+from redline.screen.matcher import RuleSpec
 from redline.screen.normalize import normalize
 from redline.types import Finding, Outcome, RiskLevel, Severity, Status
 
@@ -40,8 +41,11 @@ _FUNCTION_WORDS = frozenset(
 MAX_EVIDENCE_CHARS = 1000
 
 
-def judge_rules(policy: Policy) -> tuple[JudgeRule, ...]:
-    """Red lines and boundaries as a judge sees them (detectors stay deterministic)."""
+def judge_rules(policy: Policy, specs: Sequence[RuleSpec] | None = None) -> tuple[JudgeRule, ...]:
+    """Red lines and boundaries as a judge sees them (detectors stay deterministic).
+
+    `specs` are the policy's `rule_specs` where the caller has them already (the compiled
+    screen's): reading every rule's text again costs as much as the screen's compile."""
     texts: dict[str, tuple[str, tuple[str, ...]]] = {}
     for skill in policy.skills:
         for line in skill.red_lines:
@@ -59,7 +63,7 @@ def judge_rules(policy: Policy) -> tuple[JudgeRule, ...]:
             terms=tuple(dict.fromkeys((*spec.terms, *(" ".join(t.words) for t in spec.topics)))),
             detectors=spec.detectors,
         )
-        for spec in rule_specs(policy)
+        for spec in (rule_specs(policy) if specs is None else specs)
     )
 
 

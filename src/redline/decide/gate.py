@@ -21,12 +21,13 @@ from redline.errors import PolicyError
 from redline.judges.base import Judge, JudgeContext
 from redline.judges.guard import GuardedJudge
 from redline.judges.registry import build_judge
+from redline.policy.building import collector_paused
 from redline.policy.guards import unguarded_rules
 from redline.policy.schema import Policy
 from redline.signals import TextSignalSource
 from redline.review.license import License, licensed_outcome
 from redline.review.principal import principal_facts
-from redline.screen.engine import ScreenResult, compile_screen, rule_specs
+from redline.screen.engine import ScreenResult, compile_screen
 from redline.screen.normalize import Shadow, has_symbols_in_words, normalize
 from redline.types import Decision, Finding, Outcome, RiskLevel
 
@@ -49,6 +50,9 @@ class Gate:
     red line or boundary (DESIGN.md section 6), so a verdict must not move with it.
     """
 
+    # building a large policy's screen allocates about a million objects, none garbage
+    # (policy.building): the collector walks them once, when the gate is built
+    @collector_paused()
     def __init__(
         self,
         policy: Policy | None = None,
@@ -82,8 +86,8 @@ class Gate:
             self.judge = judge if isinstance(judge, GuardedJudge) else GuardedJudge(
                 judge, policy_hash=self.policy_hash, timeout_s=policy.judge.timeout_s
             )
-        self._judge_rules = judge_rules(policy)
-        self._suppress = {spec.id: spec.suppress for spec in rule_specs(policy)}
+        self._judge_rules = judge_rules(policy, self._screen.rules)
+        self._suppress = {spec.id: spec.suppress for spec in self._screen.rules}
 
     def check(
         self,

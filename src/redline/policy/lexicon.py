@@ -29,8 +29,9 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-import lemminflect
 from wordfreq import word_frequency, zipf_frequency
+
+from redline.policy.dictionary import forms as _table_forms, readings
 
 __all__ = ["compound_parts", "family", "is_word", "lemmas", "part_of_speech", "share_of_drafts", "zipf"]
 
@@ -83,11 +84,11 @@ def part_of_speech(word: str) -> frozenset[str]:
     The dictionary gives a VERB reading to many nouns ("product", "fee"); such a word counts
     as a verb too only when its -ing form is written ("courting" is, "producting" is not).
     """
-    tags = set(lemminflect.getAllLemmas(word))
+    tags = set(readings(word))
     if "VERB" in tags and tags & {"NOUN", "ADJ"} and not any(
         zipf(form) >= _MIN_ZIPF
-        for lemma in lemminflect.getAllLemmas(word)["VERB"]
-        for form in lemminflect.getAllInflections(lemma, "VERB").get("VBG", ())
+        for lemma in readings(word)["VERB"]
+        for form in _table_forms(lemma).get("VBG", ())
     ):
         tags.discard("VERB")
     return frozenset(tags)
@@ -98,7 +99,7 @@ def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
     reading it lists: "garnish" is a verb though "garnishing" is rare), or a long one it
     does not know that is common enough in wordfreq's corpora ("anaphylactic"; a short
     unknown string such as "com" is no word)."""
-    known = frozenset(lemminflect.getAllLemmas(word))
+    known = frozenset(readings(word))
     if not known:
         return len(word) >= 8 and zipf(word) >= _MIN_ZIPF_UNKNOWN
     return zipf(word) >= _MIN_ZIPF and (pos is None or bool(known & pos))
@@ -108,10 +109,10 @@ def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
 def lemmas(word: str) -> frozenset[str]:
     """The dictionary forms `word` is an inflection of; the word itself when it has none."""
     found: set[str] = set()
-    readings = lemminflect.getAllLemmas(word)
-    for upos, group in readings.items():
+    entry = readings(word)
+    for upos, group in entry.items():
         # "number" is a noun, not the comparative of "numb"; "longer" is the comparative of long
-        if upos == "ADJ" and word.endswith(("er", "est")) and word in readings.get("NOUN", ()):
+        if upos == "ADJ" and word.endswith(("er", "est")) and word in entry.get("NOUN", ()):
             continue
         found.update(group)
     if not found and word.isalpha() and len(word) > 4:
@@ -152,11 +153,11 @@ def _regular(word: str) -> set[str]:
 @lru_cache(maxsize=1 << 16)
 def _inflections(lemma: str) -> frozenset[str]:
     """The lemma's inflected forms that really are its forms ("fee" is not "feed")."""
-    known = lemminflect.getAllInflections(lemma)
+    known = _table_forms(lemma)
     if not known:
         for prefix in _PREFIXES:  # "unfreeze" inflects as "freeze": unfroze, unfrozen
             stem = lemma[len(prefix):]
-            if lemma.startswith(prefix) and len(stem) >= 3 and lemminflect.getAllInflections(stem):
+            if lemma.startswith(prefix) and len(stem) >= 3 and _table_forms(stem):
                 return frozenset({lemma} | {prefix + form for form in _inflections(stem)})
         return frozenset(_regular(lemma))
     forms = {lemma}

@@ -78,7 +78,7 @@ _EXPECTED = {
 
 
 class _Yaml12Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
-    """Composes with YAML 1.2 core-schema tags; `_to_python` does the constructing."""
+    """Composes with YAML 1.2 core-schema tags; `_Converter` does the constructing."""
 
 
 # libyaml's C parser and composer (many times the pure-Python one on a 10,000-rule
@@ -177,7 +177,20 @@ def parse_policy(text: str, path: str = "<string>") -> Policy:
     """Validate policy YAML given as text; `path` names it in error messages."""
     with collector_paused():
         policy, root = _parse(text, path, Policy, "policy")
-        unguarded = unguarded_rules(policy)
+        base_dir = Path(path).resolve().parent if Path(path).is_file() else None
+        _refuse_unusable(policy, root, path, base_dir)
+        # the node tree goes while the collector still waits: its first pass afterwards
+        # walks only what the policy keeps, not a node and two marks per value
+        del root
+    policy._source_dir = base_dir
+    policy._source_path = path
+    return policy
+
+
+def _refuse_unusable(policy: Policy, root: Node, path: str, base_dir: Path | None) -> None:
+    """A PolicyError at the line of the first rule that guards nothing, or of the judge
+    setting that cannot run on this machine."""
+    unguarded = unguarded_rules(policy)
     if unguarded:
         first_rule = unguarded[0]
         mark = _node_at(root, first_rule.loc).start_mark
@@ -188,13 +201,9 @@ def parse_policy(text: str, path: str = "<string>") -> Policy:
         raise PolicyError(
             message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(first_rule.loc)
         )
-    base_dir = Path(path).resolve().parent if Path(path).is_file() else None
     for key, problem in judge_problems(policy.judge, base_dir):
         mark = _node_at(root, ("judge", key)).start_mark
         raise PolicyError(problem, path=path, line=mark.line + 1, column=mark.column + 1, key=f"judge.{key}")
-    policy._source_dir = base_dir
-    policy._source_path = path
-    return policy
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -226,7 +235,7 @@ def _parse(text: str, path: str, model: type[M], what: str) -> tuple[M, Node]:
             line=root.start_mark.line + 1,
             column=root.start_mark.column + 1,
         )
-    data = _to_python(root, path, (), budget=_Budget())
+    data = _Converter(path).value(root, ())
     try:
         validated = model.model_validate(data)
     except ValidationError as exc:
@@ -295,64 +304,105 @@ def _compose(text: str, path: str) -> Node | None:
         raise PolicyError(f"nested too deeply to read. Fix: flatten the policy (at most {MAX_DEPTH} levels)", path=path) from exc
 
 
-class _Budget:
-    """How many values aliases have repeated so far, and which nodes were seen once."""
-
-    def __init__(self) -> None:
-        self.seen: set[int] = set()
-        self.repeated = 0
+_SEQ, _MAP = _TAG + "seq", _TAG + "map"
 
 
-def _to_python(
-    node: Node, path: str, loc: Loc, active: frozenset[int] = frozenset(), *, budget: _Budget
-) -> Any:
-    """Plain Python from a node: dicts, lists and core scalars; refuses duplicate keys,
-    nesting deeper than MAX_DEPTH and aliases that repeat more than MAX_ALIAS_VALUES."""
+class _Converter:
+    """Plain Python from a node tree: dicts, lists and core scalars; refuses duplicate keys,
+    nesting deeper than MAX_DEPTH and aliases that repeat more than MAX_ALIAS_VALUES.
 
-    def fail(message: str, at: Node, where: Loc) -> PolicyError:
+    A 10,000-rule policy has some 60,000 values, so the walk does little per scalar: the
+    position (`loc`) of a value is built only for an error, and the ancestors a
+    recursive alias would revisit are one set, added to and taken from."""
+
+    __slots__ = ("active", "path", "repeated", "seen")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.seen: set[int] = set()  # every node reached once; again means through an alias
+        self.repeated = 0  # how many values aliases have repeated so far
+        self.active: set[int] = set()  # the collections being converted: a node's ancestors
+
+    def fail(self, message: str, at: Node, where: Loc) -> PolicyError:
         mark = at.start_mark
         return PolicyError(
-            message, path=path, line=mark.line + 1, column=mark.column + 1, key=_dotted(where)
+            message, path=self.path, line=mark.line + 1, column=mark.column + 1, key=_dotted(where)
         )
 
-    if id(node) in active:
-        raise fail("an alias refers to itself. Fix: remove the recursive alias", node, loc)
-    if len(loc) > MAX_DEPTH:
-        raise fail(f"nested more than {MAX_DEPTH} levels deep. Fix: flatten the policy", node, loc)
-    if id(node) in budget.seen:  # reached again: through an alias
-        budget.repeated += 1
-        if budget.repeated > MAX_ALIAS_VALUES:
-            raise fail(
-                f"aliases repeat more than {MAX_ALIAS_VALUES} values (a YAML alias bomb?). "
-                "Fix: write the values out, or use fewer aliases",
-                node,
-                loc,
-            )
-    else:
-        budget.seen.add(id(node))
-    inner = active | {id(node)}
-    if isinstance(node, SequenceNode) and node.tag == _TAG + "seq":
-        return [_to_python(item, path, (*loc, i), inner, budget=budget) for i, item in enumerate(node.value)]
-    if isinstance(node, MappingNode) and node.tag == _TAG + "map":
+    def _visit(self, node: Node, loc: Loc) -> None:
+        """The checks every node passes before it is converted."""
+        key = id(node)
+        if key in self.active:
+            raise self.fail("an alias refers to itself. Fix: remove the recursive alias", node, loc)
+        if len(loc) > MAX_DEPTH:
+            raise self.fail(f"nested more than {MAX_DEPTH} levels deep. Fix: flatten the policy", node, loc)
+        if key in self.seen:  # reached again: through an alias
+            self.repeated += 1
+            if self.repeated > MAX_ALIAS_VALUES:
+                raise self.fail(
+                    f"aliases repeat more than {MAX_ALIAS_VALUES} values (a YAML alias bomb?). "
+                    "Fix: write the values out, or use fewer aliases",
+                    node,
+                    loc,
+                )
+        else:
+            self.seen.add(key)
+
+    def value(self, node: Node, loc: Loc) -> Any:
+        self._visit(node, loc)
+        if type(node) is ScalarNode:
+            return node.value if node.tag == _STR_TAG else self._scalar(node, loc)
+        if isinstance(node, SequenceNode) and node.tag == _SEQ:
+            self.active.add(id(node))
+            items = [self._item(item, loc, i) for i, item in enumerate(node.value)]
+            self.active.discard(id(node))
+            return items
+        if isinstance(node, MappingNode) and node.tag == _MAP:
+            self.active.add(id(node))
+            mapping = self._mapping(node, loc)
+            self.active.discard(id(node))
+            return mapping
+        if isinstance(node, ScalarNode):
+            return self._scalar(node, loc)
+        raise self.fail(f"unsupported YAML tag {node.tag!r}. Fix: remove the tag", node, loc)
+
+    def _item(self, node: Node, loc: Loc, part: str | int) -> Any:
+        """The value of a list item or a key: a prose scalar (most of a policy) at once."""
+        if type(node) is ScalarNode and node.tag == _STR_TAG and id(node) not in self.seen \
+                and len(loc) < MAX_DEPTH:
+            self.seen.add(id(node))
+            return node.value
+        return self.value(node, (*loc, part))
+
+    def _mapping(self, node: MappingNode, loc: Loc) -> dict[str, Any]:
         result: dict[str, Any] = {}
         first_seen: dict[str, Node] = {}
+        seen, shallow = self.seen, len(loc) < MAX_DEPTH
         for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode):
-                raise fail("a key must be plain text. Fix: write `key: value`", key_node, loc)
+            if type(key_node) is not ScalarNode and not isinstance(key_node, ScalarNode):
+                raise self.fail("a key must be plain text. Fix: write `key: value`", key_node, loc)
             key = str(key_node.value)
             if key in first_seen:
                 first_line = first_seen[key].start_mark.line + 1
-                raise fail(
+                raise self.fail(
                     f"key `{key}` appears twice in this mapping (first at line {first_line}); "
                     "YAML would silently keep only the last. Fix: delete or merge one of them",
                     key_node,
                     (*loc, key),
                 )
             first_seen[key] = key_node
-            result[key] = _to_python(value_node, path, (*loc, key), inner, budget=budget)
+            if type(value_node) is ScalarNode and value_node.tag == _STR_TAG and shallow \
+                    and id(value_node) not in seen:  # `_item`, inline: most values are prose
+                seen.add(id(value_node))
+                result[key] = value_node.value
+            else:
+                result[key] = self.value(value_node, (*loc, key))
         return result
-    if isinstance(node, ScalarNode) and node.tag.removeprefix(_TAG) in _SCALAR_TAGS:
+
+    def _scalar(self, node: ScalarNode, loc: Loc) -> Any:
         value, tag = str(node.value), node.tag.removeprefix(_TAG)
+        if tag not in _SCALAR_TAGS:
+            raise self.fail(f"unsupported YAML tag {node.tag!r}. Fix: remove the tag", node, loc)
         try:
             if tag == "str":
                 return value
@@ -367,8 +417,7 @@ def _to_python(
         except ValueError:
             pass
         message = f"{value!r} is not a valid {tag}. Fix: drop the tag or quote the value"
-        raise fail(message, node, loc)
-    raise fail(f"unsupported YAML tag {node.tag!r}. Fix: remove the tag", node, loc)
+        raise self.fail(message, node, loc)
 
 
 def _explain(err: dict[str, Any], root: Node, data: Any, path: str, model: type[BaseModel] = Policy) -> PolicyError:

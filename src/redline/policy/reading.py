@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from redline.policy.clauses import (
     CONTAINER_DETS, POSITIVE_DIRECTIVES, after_frame, cut, in_list, items, phrase, rule_clauses,
 )
+from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
@@ -135,14 +136,12 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
 
 def _irregular_participle(token: str) -> bool:
     """"found", "sold", "paid": the past form of another verb (find, sell, pay)."""
-    import lemminflect
-
-    if token in lemminflect.getAllLemmas(token).get("NOUN", ()):
+    if token in readings(token).get("NOUN", ()):
         return False  # "rent" is a noun before it is the past of "rend"
     return any(
         token in forms
         for lemma in lemmas(token) if lemma != token
-        for tag, forms in lemminflect.getAllInflections(lemma, "VERB").items() if tag in ("VBN", "VBD")
+        for tag, forms in table_forms(lemma).items() if tag in ("VBN", "VBD")
     )
 
 
@@ -155,10 +154,8 @@ def lemminflect_vbz(token: str) -> set[str]:
 
 def _gerund_noun(item: list[str], i: int) -> bool:
     """An -ing word the dictionary lists as a noun, before another noun ("booking details")."""
-    import lemminflect
-
     token = item[i]
-    return token.endswith("ing") and token in lemminflect.getAllLemmas(token).get("NOUN", ()) \
+    return token.endswith("ing") and token in readings(token).get("NOUN", ()) \
         and i + 1 < len(item) and _role(item, i + 1)[0] == "content"
 
 

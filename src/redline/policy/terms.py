@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from redline.policy import dictionary, lexicon
 from redline.policy.lexicon import family
 from redline.policy.topics import derive_topics
 from redline.policy.words import WORDS
 
-__all__ = ["derive_terms", "inflections", "term_variants"]
+__all__ = ["clear_caches", "derive_terms", "inflections", "term_variants"]
 
 COPULAS = sorted(WORDS["copula"])
 PARTICLES = WORDS["particle"]
@@ -71,3 +72,12 @@ def term_variants(words: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
         for filler in fillers:
             variants.add(before + tuple(filler.split()) + after)
     return frozenset(variants)
+
+
+def clear_caches() -> None:
+    """Forget every word and rule text read so far (the dictionaries stay loaded), as in
+    a process that has loaded no policy yet: what a cold-start measurement needs."""
+    for cached in (term_variants, inflections, derive_topics, lexicon.zipf, lexicon.part_of_speech,
+                   lexicon.lemmas, lexicon._inflections, lexicon.family, lexicon.compound_parts):
+        cached.cache_clear()
+    dictionary.clear()

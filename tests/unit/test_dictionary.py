@@ -1,0 +1,53 @@
+"""The lexicon's reads of lemminflect's tables answer exactly what lemminflect's calls do."""
+
+from __future__ import annotations
+
+import lemminflect
+import pytest
+from wordfreq import top_n_list
+
+from redline.policy import dictionary
+from redline.policy.terms import clear_caches
+
+# irregular forms, words lemminflect overrides, words it does not know, capitals, odd strings
+EDGE_WORDS = [
+    "stolen", "steal", "paid", "sold", "took", "went", "children", "data", "fee", "feed",
+    "all", "another", "abdomen", "bankrolled", "aneurysm", "number", "longer", "self",
+    "zorbify", "doxxing", "slas", "unfreeze", "cyberattack", "layoff", "x-ray", "3d", "",
+    "Steal", "STOLEN", "Paris", "aBc", "iPhone", "naïve", "café", "straße",
+]
+
+
+def _public_pairs(words: list[str]) -> list[tuple[str, object, object]]:
+    return [(w, lemminflect.getAllLemmas(w), lemminflect.getAllInflections(w)) for w in words]
+
+
+@pytest.mark.parametrize("words", [EDGE_WORDS, top_n_list("en", 6000)], ids=["edge", "common-6000"])
+def test_readings_and_forms_are_lemminflects_answers(words: list[str]) -> None:
+    dictionary.clear()
+    for word, lemmas, inflections in _public_pairs(words):
+        assert dictionary.readings(word) == lemmas, word
+        assert dictionary.forms(word) == inflections, word
+
+
+def test_without_the_tables_the_public_calls_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another lemminflect that keeps its tables elsewhere still gets the same answers."""
+    monkeypatch.setattr(dictionary, "_tables", lambda owner, getter: None)
+    monkeypatch.setattr(dictionary, "_read_lemmas", None)
+    monkeypatch.setattr(dictionary, "_read_forms", None)
+    dictionary.clear()
+    try:
+        for word, lemmas, inflections in _public_pairs(EDGE_WORDS):
+            assert dictionary.readings(word) == lemmas
+            assert dictionary.forms(word) == inflections
+    finally:
+        dictionary.clear()  # nothing read through the patched readers stays cached
+
+
+def test_answers_are_kept_until_cleared() -> None:
+    dictionary.clear()
+    first = dictionary.readings("stolen")
+    assert dictionary.readings("stolen") is first
+    clear_caches()
+    assert dictionary.readings.cache_info().currsize == 0
+    assert dictionary.readings("stolen") == first and dictionary.readings("stolen") is not first
