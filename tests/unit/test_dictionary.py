@@ -1,12 +1,14 @@
-"""The lexicon's reads of lemminflect's tables answer exactly what lemminflect's calls do."""
+"""The lexicon's reads of lemminflect's and wordfreq's tables answer exactly what their calls do."""
 
 from __future__ import annotations
 
+import random
+
 import lemminflect
 import pytest
-from wordfreq import top_n_list
+from wordfreq import top_n_list, zipf_frequency
 
-from redline.policy import dictionary
+from redline.policy import dictionary, lexicon
 from redline.policy.terms import clear_caches
 
 # irregular forms, words lemminflect overrides, words it does not know, capitals, odd strings
@@ -51,3 +53,15 @@ def test_answers_are_kept_until_cleared() -> None:
     clear_caches()
     assert dictionary.readings.cache_info().currsize == 0
     assert dictionary.readings("stolen") == first and dictionary.readings("stolen") is not first
+
+
+def test_zipf_is_wordfreqs_answer() -> None:
+    """The lexicon's shortcut for plain words gives wordfreq's `zipf_frequency` exactly, for
+    listed words, rare ones, strings no list holds, and words it must hand to wordfreq."""
+    rng = random.Random(3)
+    words = top_n_list("en", 20000)[::4] + top_n_list("en", 300000)[-5000:] + [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 12))) for _ in range(3000)
+    ] + ["", "don't", "x-ray", "3d", "covid19", "café", "Paris", "e-mail", "a.m.", "’s"]
+    lexicon.zipf.cache_clear()
+    for word in words:
+        assert lexicon.zipf(word) == zipf_frequency(word, "en"), word

@@ -26,10 +26,12 @@ word is rare enough that its presence alone says what a text is about.
 
 from __future__ import annotations
 
+import math
+import re
 from functools import lru_cache
 from importlib import resources
 
-from wordfreq import word_frequency, zipf_frequency
+from wordfreq import freq_to_zipf, get_frequency_dict, word_frequency, zipf_frequency, zipf_to_freq
 
 from redline.policy.dictionary import forms as _table_forms, readings
 
@@ -69,12 +71,40 @@ def _load_suffixes() -> list[tuple[str, str, int, frozenset[str], frozenset[str]
 
 
 _SUFFIXES = _load_suffixes()
+# the rows by the ending a lemma must have for each direction, so a lemma is checked
+# against the few rows its endings name instead of every row
+_BY_DERIVED: dict[str, list[tuple[str, str, int, frozenset[str], frozenset[str]]]] = {}
+_BY_BASE: dict[str, list[tuple[str, str, int, frozenset[str], frozenset[str]]]] = {}
+for _row in _SUFFIXES:
+    _BY_DERIVED.setdefault(_row[1], []).append(_row)
+    _BY_BASE.setdefault(_row[0], []).append(_row)
+_ENDING_LENGTHS = sorted({len(ending) for ending in (*_BY_DERIVED, *_BY_BASE)})
 
 
-@lru_cache(maxsize=1 << 16)
+_PLAIN = re.compile(r"[a-z]+")
+_FLOOR = zipf_to_freq(0.0)  # what wordfreq answers for a word it does not list
+
+
+@lru_cache(maxsize=1 << 17)
 def zipf(word: str) -> float:
     """How common `word` is in English: Zipf frequency, 0 for unknown, ~7.7 for "the"."""
+    if _PLAIN.fullmatch(word):
+        return _plain_zipf(word)
     return float(zipf_frequency(word, "en"))
+
+
+def _plain_zipf(word: str) -> float:
+    """`zipf_frequency(word, "en")` for a word of ASCII lower-case letters, which wordfreq's
+    tokenizer keeps whole: the same table, the same roundings, without the tokenizing
+    that costs 30 µs a call (derivation asks for some ten candidate words per rule word).
+    `tests/unit/test_dictionary.py` checks it against wordfreq's own answer."""
+    freq = get_frequency_dict("en").get(word)
+    if freq is None:
+        value = _FLOOR
+    else:
+        unrounded = max(1.0 / (1.0 / freq), _FLOOR)  # wordfreq combines one token's frequency so
+        value = round(unrounded, math.floor(-math.log(unrounded, 10)) + 3)  # and keeps 3 digits
+    return round(freq_to_zipf(value), 2)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -173,15 +203,20 @@ def _derived(lemma: str) -> set[str]:
     """Lemmas one suffix step away from `lemma`, in either direction, that are words."""
     found: set[str] = set()
     pos = part_of_speech(lemma)
-    for base_end, derived_end, shortest, base_pos, derived_pos in _SUFFIXES:
-        if lemma.endswith(derived_end) and (not pos or pos & derived_pos):  # harassment -> harass
-            candidate = lemma[: len(lemma) - len(derived_end)] + base_end
-            if len(candidate) >= shortest and candidate != lemma and is_word(candidate, base_pos):
-                found.add(candidate)
-        if lemma.endswith(base_end) and len(lemma) >= shortest and (not pos or pos & base_pos):
-            candidate = lemma[: len(lemma) - len(base_end)] + derived_end  # harass -> harassment
-            if candidate != lemma and is_word(candidate, derived_pos):
-                found.add(candidate)
+    for length in _ENDING_LENGTHS:
+        if length > len(lemma):
+            break
+        ending = lemma[len(lemma) - length :]
+        for base_end, derived_end, shortest, base_pos, derived_pos in _BY_DERIVED.get(ending, ()):
+            if not pos or pos & derived_pos:  # harassment -> harass
+                candidate = lemma[: len(lemma) - len(derived_end)] + base_end
+                if len(candidate) >= shortest and candidate != lemma and is_word(candidate, base_pos):
+                    found.add(candidate)
+        for base_end, derived_end, shortest, base_pos, derived_pos in _BY_BASE.get(ending, ()):
+            if len(lemma) >= shortest and (not pos or pos & base_pos):
+                candidate = lemma[: len(lemma) - len(base_end)] + derived_end  # harass -> harassment
+                if candidate != lemma and is_word(candidate, derived_pos):
+                    found.add(candidate)
     return found
 
 

@@ -75,7 +75,10 @@ class Derivation:
     about_others: bool = False
 
 
-@lru_cache(maxsize=4096)
+# Loading and compiling a policy reads each rule several times (the load's check that
+# every rule guards something, the gate's, the screen's specs): the cache holds a
+# 10,000-rule policy whole, or each reading would evict the text the next one needs.
+@lru_cache(maxsize=1 << 16)
 def derive_topics(rule: str) -> Derivation:
     """The topics a red line or boundary written in words guards (cached per text)."""
     words, rationale = read(rule)

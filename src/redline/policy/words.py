@@ -27,10 +27,16 @@ def _load() -> tuple[dict[str, frozenset[str]], dict[str, str]]:
 
 WORDS, DETECTOR_TOPICS = _load()
 _LONGEST = {kind: max(len(p.split()) for p in words) for kind, words in WORDS.items()}
+# the text before the first space of each phrase: a token (which holds no space) that is
+# none of them starts no phrase, and most tokens of a rule start none (derivation asks
+# some 25 times per rule)
+_FIRST = {kind: frozenset(p.split(" ")[0] for p in words) for kind, words in WORDS.items()}
 
 
 def phrase_at(tokens: list[str], i: int, kind: str) -> int:
     """Length in tokens of the longest phrase of list `kind` starting at tokens[i], or 0."""
+    if i < len(tokens) and tokens[i] not in _FIRST.get(kind, ()) and " " not in tokens[i]:
+        return 0
     phrases = WORDS.get(kind, frozenset())
     for n in range(min(_LONGEST.get(kind, 0), len(tokens) - i), 0, -1):
         if " ".join(tokens[i : i + n]) in phrases:
