@@ -391,6 +391,45 @@ def test_a_small_shared_alias_is_still_allowed() -> None:
     assert policy.skills[0].red_lines[0].suppress == ("negated", "historical") or list(policy.skills[0].red_lines[0].suppress) == ["negated", "historical"]
 
 
+SCALARS = """\
+version: 1
+name: scalars
+x: [null, Null, NULL, nul, nulls, NuLL, ~, true, True, TRUE, trUe, false, False, FALSE, Falsey,
+    yes, no, on, off, n, t, f, F, 0x1F, 0o17, 1e3, .5, -.inf, +1, 12:30, 2024-01-01, Nope,
+    "true", 'null', '~', .x, -x, 0b11, 1_000]
+"""
+
+
+def test_core_schema_scalars_read_the_same_whichever_loader_reads_them() -> None:
+    """libyaml's loader skips the regexes for most scalars: each scalar still gets the type
+    YAML 1.2's core schema gives it, as the Python loader (all regexes) reads it."""
+    from redline.policy import load
+
+    expected = [None, None, None, "nul", "nulls", "NuLL", None, True, True, True, "trUe", False, False,
+                False, "Falsey", "yes", "no", "on", "off", "n", "t", "f", "F", 31, 15, 1000.0, 0.5,
+                float("-inf"), 1, "12:30", "2024-01-01", "Nope", "true", "null", "~", ".x", "-x", "0b11", "1_000"]
+    for loader in (load._Yaml12CLoader, load._Yaml12Loader):
+        root = yaml.compose(SCALARS, Loader=loader)
+        assert load._Converter("<t>").value(root, ())["x"] == expected, loader.__name__
+
+
+def test_a_text_without_aliases_converts_as_one_with_them() -> None:
+    """Without a `*` no value can be reached twice, and the walk skips that bookkeeping:
+    the values, and the depth limit, are the same either way."""
+    from redline.policy import load
+
+    text = (FIXTURES.parent.parent.parent / "examples" / "policy.yaml").read_text(encoding="utf-8")
+    assert "*" not in text
+    root = yaml.compose(text, Loader=load._Yaml12CLoader)
+    assert load._Converter("<t>", aliases=False).value(root, ()) == load._Converter("<t>").value(root, ())
+    assert parse_policy(text).hash == parse_policy(text + "# a comment with a * in it\n").hash
+    deep = yaml.compose("x: " + "[" * 70 + "v" + "]" * 70 + "\n", Loader=load._Yaml12CLoader)
+    for aliases in (False, True):
+        with pytest.raises(PolicyError, match="nested more than 64") as info:
+            load._Converter("<t>", aliases=aliases).value(deep, ())
+        assert info.value.line == 1 and info.value.column == 68
+
+
 def test_deep_nesting_is_a_policy_error_not_a_crash(tmp_path: Path) -> None:
     _, error = load_error(tmp_path, "version: 1\nname: deep\nskills: " + "[" * 5_000 + "]" * 5_000 + "\n")
     assert "nested" in str(error)

@@ -99,11 +99,19 @@ _STR_TAG = _TAG + "str"
 _resolve_core = _Yaml12CLoader.resolve
 
 
+_CORE_WORDS = frozenset("null Null NULL true True TRUE false False FALSE".split())
+
+
 def _fast_resolve(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
-    """Most scalars of a policy are prose ("Never promise a refund."): a plain scalar whose
-    first character starts no core-schema type is a string, with no regex tried."""
-    if kind is ScalarNode and implicit[0] and value and value[0] not in _RESOLVABLE:
-        return _STR_TAG
+    """Most scalars of a policy are prose ("Never promise a refund.") or keys (`terms`): a
+    plain scalar is a string, with no regex tried, when its first character starts no
+    core-schema type, or is a letter and the scalar is none of the nine words that are
+    nulls or booleans; a quoted scalar is always one (these loaders have no path resolvers)."""
+    if kind is ScalarNode:
+        if not implicit[0]:
+            return _STR_TAG
+        if value and (value[0] not in _RESOLVABLE or (value[0].isalpha() and value not in _CORE_WORDS)):
+            return _STR_TAG
     return _resolve_core(self, kind, value, implicit)
 
 
@@ -235,7 +243,7 @@ def _parse(text: str, path: str, model: type[M], what: str) -> tuple[M, Node]:
             line=root.start_mark.line + 1,
             column=root.start_mark.column + 1,
         )
-    data = _Converter(path).value(root, ())
+    data = _Converter(path, aliases="*" in text).value(root, ())
     try:
         validated = model.model_validate(data)
     except ValidationError as exc:
@@ -313,12 +321,14 @@ class _Converter:
 
     A 10,000-rule policy has some 60,000 values, so the walk does little per scalar: the
     position (`loc`) of a value is built only for an error, and the ancestors a
-    recursive alias would revisit are one set, added to and taken from."""
+    recursive alias would revisit are one set, added to and taken from. A text with no
+    `*` has no alias, so no node is reached twice: `aliases=False` skips that bookkeeping."""
 
-    __slots__ = ("active", "path", "repeated", "seen")
+    __slots__ = ("active", "aliases", "path", "repeated", "seen")
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, aliases: bool = True) -> None:
         self.path = path
+        self.aliases = aliases
         self.seen: set[int] = set()  # every node reached once; again means through an alias
         self.repeated = 0  # how many values aliases have repeated so far
         self.active: set[int] = set()  # the collections being converted: a node's ancestors
@@ -331,6 +341,10 @@ class _Converter:
 
     def _visit(self, node: Node, loc: Loc) -> None:
         """The checks every node passes before it is converted."""
+        if not self.aliases:
+            if len(loc) > MAX_DEPTH:
+                raise self.fail(f"nested more than {MAX_DEPTH} levels deep. Fix: flatten the policy", node, loc)
+            return
         key = id(node)
         if key in self.active:
             raise self.fail("an alias refers to itself. Fix: remove the recursive alias", node, loc)
@@ -358,7 +372,7 @@ class _Converter:
             self.active.discard(id(node))
             return items
         if isinstance(node, MappingNode) and node.tag == _MAP:
-            self.active.add(id(node))
+            self.active.add(id(node))  # cheap beside a mapping's keys, so kept in both modes
             mapping = self._mapping(node, loc)
             self.active.discard(id(node))
             return mapping
@@ -368,16 +382,18 @@ class _Converter:
 
     def _item(self, node: Node, loc: Loc, part: str | int) -> Any:
         """The value of a list item or a key: a prose scalar (most of a policy) at once."""
-        if type(node) is ScalarNode and node.tag == _STR_TAG and id(node) not in self.seen \
-                and len(loc) < MAX_DEPTH:
-            self.seen.add(id(node))
-            return node.value
+        if type(node) is ScalarNode and node.tag == _STR_TAG and len(loc) < MAX_DEPTH:
+            if not self.aliases:
+                return node.value
+            if id(node) not in self.seen:
+                self.seen.add(id(node))
+                return node.value
         return self.value(node, (*loc, part))
 
     def _mapping(self, node: MappingNode, loc: Loc) -> dict[str, Any]:
         result: dict[str, Any] = {}
         first_seen: dict[str, Node] = {}
-        seen, shallow = self.seen, len(loc) < MAX_DEPTH
+        seen, shallow, aliases = self.seen, len(loc) < MAX_DEPTH, self.aliases
         for key_node, value_node in node.value:
             if type(key_node) is not ScalarNode and not isinstance(key_node, ScalarNode):
                 raise self.fail("a key must be plain text. Fix: write `key: value`", key_node, loc)
@@ -392,8 +408,9 @@ class _Converter:
                 )
             first_seen[key] = key_node
             if type(value_node) is ScalarNode and value_node.tag == _STR_TAG and shallow \
-                    and id(value_node) not in seen:  # `_item`, inline: most values are prose
-                seen.add(id(value_node))
+                    and not (aliases and id(value_node) in seen):  # `_item`, inline: most values are prose
+                if aliases:
+                    seen.add(id(value_node))
                 result[key] = value_node.value
             else:
                 result[key] = self.value(value_node, (*loc, key))
