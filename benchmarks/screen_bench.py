@@ -7,6 +7,7 @@ Run from the repository root: `python benchmarks/screen_bench.py` once redline i
     PYTHONPATH=src python benchmarks/screen_bench.py --quick    # smoke test
     PYTHONPATH=src python benchmarks/screen_bench.py --sizes 10,100 --json
     PYTHONPATH=src python benchmarks/screen_bench.py --adversarial   # texts shaped to be slow (adversarial_shapes.py)
+    PYTHONPATH=src python benchmarks/screen_bench.py --load-only --reps 7   # only the 10,000-rule YAML loads
 
 Data is generated and seeded: ~1 KB English-like drafts (pseudo-words from syllables plus
 function words, sentences ending in . ? !, paragraph breaks) and rules with one term of
@@ -35,7 +36,7 @@ import ahocorasick_rs
 import yaml
 
 from redline import Gate, Policy, load_policy
-from redline.policy import lexicon, terms as policy_terms
+from redline.policy import terms as policy_terms
 from redline.policy.terms import term_variants
 from redline.screen import engine
 
@@ -175,9 +176,45 @@ def compile_cost(policy: Policy, reps: int) -> dict:
             "retained_mb": current / 2**20, "rss_peak_mb": rss, "keys": gate._screen.matcher.key_count}
 
 
+RULE_SHAPES = (  # rules written in words, as policies write them, for `word_rules`
+    "Never promise a {a} to a customer.", "Do not share {a} or {b} details with anyone outside the team.",
+    "Never recommend a specific {a}.", "Do not discuss {a} {b} with the client.",
+    "Never confirm whether someone has a {a} with us.", "Escalate any mention of {a}.",
+    "Never approve a {a} without a {b} review.", "Do not give advice about {a}.",
+)
+
+
+def word_rules(count: int, seed: int = 11) -> list[str]:
+    """`count` distinct rules with no `terms`, so every one is derived: real nouns (those
+    the dictionary lists as nouns only, past the 3,000 most common words) in the shapes
+    above; a rule whose text would guard nothing is left out, as a policy would refuse it."""
+    from wordfreq import top_n_list
+
+    from redline.policy.dictionary import readings
+    from redline.policy.topics import derive_topics
+
+    nouns = [w for w in top_n_list("en", 40000)[3000:]
+             if w.isalpha() and len(w) > 3 and set(readings(w)) == {"NOUN"}]
+    rng = random.Random(seed)
+    rules: dict[str, None] = {}
+    while len(rules) < count:
+        text = rng.choice(RULE_SHAPES).format(a=rng.choice(nouns), b=rng.choice(nouns))
+        derived = derive_topics(text)
+        if derived.topics or derived.detectors:
+            rules[text] = None
+    return list(rules)
+
+
+def word_policy(rules: list[str]) -> Policy:
+    skills = [{"slug": f"skill-{k}", "red_lines": [
+        {"id": f"rule-{i}", "rule": text, "severity": "block"} for i, text in enumerate(rules[k:k + 100], start=k)]}
+        for k in range(0, len(rules), 100)]
+    return Policy.model_validate({"version": 1, "name": f"words-{len(rules)}", "skills": skills})
+
+
 def load_cost(policy: Policy, reps: int) -> dict:
     """A policy YAML file read, validated and compiled, as a process that has loaded the
-    lexicon's data but no policy yet: every word-family cache cleared between runs."""
+    lexicon's data but no policy yet: every word and rule cache cleared between runs."""
     data = policy.model_dump(mode="json", exclude_defaults=True)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "policy.yaml"
@@ -185,9 +222,7 @@ def load_cost(policy: Policy, reps: int) -> dict:
         load_ms, total_ms = [], []
         for _ in range(reps):
             engine._cache.clear()
-            for cached in (term_variants, policy_terms.inflections, lexicon.family, lexicon.lemmas,
-                           lexicon._inflections, lexicon.compound_parts):
-                cached.cache_clear()
+            policy_terms.clear_caches()
             gc.collect()
             t0 = perf_counter_ns()
             loaded = load_policy(path)
@@ -197,7 +232,26 @@ def load_cost(policy: Policy, reps: int) -> dict:
             load_ms.append((t1 - t0) / 1e6)
             total_ms.append((t2 - t0) / 1e6)
         return {"bytes": path.stat().st_size, "load_ms": statistics.median(load_ms),
-                "total_ms": statistics.median(total_ms), "total_ms_all": total_ms}
+                "total_ms": statistics.median(total_ms), "total_ms_all": total_ms, "load_ms_all": load_ms}
+
+
+def load_report(reps: int, as_json: bool) -> str:
+    """The 10,000-rule loads alone: the bench policy (one term per rule) and rules in words."""
+    log("loading the 10,000-rule policies as YAML ...")
+    gate_warm = Gate(make_policy(make_terms(10)))  # the lexicon's data loaded, as in the full run
+    del gate_warm
+    terms_row = load_cost(make_policy(make_terms(10000)), reps)
+    words_row = load_cost(word_policy(word_rules(10000)), max(1, reps // 2))
+    if as_json:
+        return json.dumps({"terms": terms_row, "words": words_row}, indent=2)
+    lines = []
+    for what, row in (("one term per rule", terms_row), ("rules written in words, no terms", words_row)):
+        lines.append(f"- 10,000 rules, {what} ({row['bytes'] / 1e6:.1f} MB): load {row['load_ms']:.0f} ms, "
+                     f"load and compile {row['total_ms']:.0f} ms median of {len(row['total_ms_all'])} "
+                     f"({', '.join(f'{t:.0f}' for t in row['total_ms_all'])})")
+    total = terms_row["total_ms"]
+    lines.append(f"- {'PASS' if total <= 1500 else 'FAIL'}: load and compile a 10,000-rule policy YAML <= 1.5 s ({total:.0f} ms)")
+    return "\n".join(lines)
 
 
 def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> dict:
@@ -207,7 +261,9 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
     comp = compile_cost(policy, 1 if args.quick else 3)
     if n == 10000:
         log(f"[{n} rules] loading the policy as YAML ...")
-        comp["yaml"] = load_cost(policy, 1 if args.quick else 3)
+        comp["yaml"] = load_cost(policy, 1 if args.quick else 5)
+        log(f"[{n} rules] loading a policy of {n:,} rules written in words (no terms) ...")
+        comp["yaml_words"] = load_cost(word_policy(word_rules(n)), 1 if args.quick else 3)
     gate = Gate(policy)  # cached: the compile above
     gate_detectors = Gate(make_policy(terms, DETECTORS_ON))  # same rules, all detectors on
     rng = random.Random(1000 + n)
@@ -328,7 +384,12 @@ def markdown(rows: dict[int, dict], checks: list[tuple[str, bool, str]]) -> str:
                      f"{r['dense_hits_per_draft']:.1f} findings+suppressed")
     for n, y in ((n, r["compile"]["yaml"]) for n, r in rows.items() if "yaml" in r["compile"]):
         lines.append(f"- {n:,}-rule policy YAML ({y['bytes'] / 1e6:.1f} MB): read and validated in {y['load_ms']:.0f} ms, "
-                     f"with compile {y['total_ms']:.0f} ms (cold word-family caches, median)")
+                     f"with compile {y['total_ms']:.0f} ms (cold word and rule caches, median of "
+                     f"{len(y['total_ms_all'])}: {', '.join(f'{t:.0f}' for t in y['total_ms_all'])})")
+    for n, y in ((n, r["compile"]["yaml_words"]) for n, r in rows.items() if "yaml_words" in r["compile"]):
+        lines.append(f"- {n:,} rules written in words, no terms ({y['bytes'] / 1e6:.1f} MB): read, validated and "
+                     f"derived in {y['load_ms']:.0f} ms, with compile {y['total_ms']:.0f} ms (median of "
+                     f"{len(y['total_ms_all'])})")
     if 10 in rows and 10000 in rows:
         growth = rows[10000]["gate"]["p50"] / rows[10]["gate"]["p50"]
         lines.append(f"- gate p50 growth 10 -> 10,000 rules: {growth:.2f}x")
@@ -348,7 +409,13 @@ def main() -> None:
     ap.add_argument("--drafts", type=int, default=None, help="drafts per size (default 2000)")
     ap.add_argument("--adversarial", action="store_true",
                     help="instead: adversarial shapes at 64 KB, 256 KB and 1 MB (see adversarial_shapes.py)")
+    ap.add_argument("--load-only", action="store_true",
+                    help="instead: only load and compile the two 10,000-rule policy YAML files")
+    ap.add_argument("--reps", type=int, default=None, help="with --load-only: loads per policy (default 5)")
     args = ap.parse_args()
+    if args.load_only:
+        print(load_report(args.reps or (1 if args.quick else 5), args.json))
+        return
     if args.adversarial:
         import adversarial_shapes  # beside this file
 

@@ -186,8 +186,10 @@ def _inflections(lemma: str) -> frozenset[str]:
     known = _table_forms(lemma)
     if not known:
         for prefix in _PREFIXES:  # "unfreeze" inflects as "freeze": unfroze, unfrozen
+            if not lemma.startswith(prefix):
+                continue
             stem = lemma[len(prefix):]
-            if lemma.startswith(prefix) and len(stem) >= 3 and _table_forms(stem):
+            if len(stem) >= 3 and _table_forms(stem):
                 return frozenset({lemma} | {prefix + form for form in _inflections(stem)})
         return frozenset(_regular(lemma))
     forms = {lemma}
@@ -245,18 +247,20 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     """
     bases = set(lemmas(word))
     for lemma in list(bases):
-        bases.update(_respellings(lemma))
+        if lemma.endswith(_SPELLING_ENDINGS):  # `_respellings`' own first test, without the call
+            bases.update(_respellings(lemma))
     if derive and (part_of_speech(word) or zipf(word) >= _MIN_ZIPF_UNKNOWN):
         for lemma in list(bases):
             bases.update(_derived(lemma))
     forms: set[str] = set()
     for lemma in bases:
         forms.update(_inflections(lemma))
-    for form in list(forms):
+    for form in [f for f in forms if f.endswith(_SPELLING_ENDINGS)]:
         forms.update(_respellings(form))
     if "self" in bases:  # "self-harm" is "harming YOURSELF": the reflexives are forms of self
         forms.update(_REFLEXIVES)
-    return frozenset(f for f in forms if f)
+    forms.discard("")
+    return frozenset(forms)
 
 
 @lru_cache(maxsize=1 << 14)
