@@ -6,6 +6,8 @@
     for event in gate.stream(chunks):  # release sentence by sentence; last, the decision
         ...
     decision = gate.decide("refund_approval", {"amount": 18, "currency": "USD", ...})
+    text = TextAnalysis(draft)  # one text, several policies: the text-only work done once
+    current, proposed = gate.check(text), other_gate.check(text)
 """
 
 from redline.decide.gate import Gate
@@ -19,6 +21,7 @@ from redline.errors import (
     UnknownDomain,
 )
 from redline.policy import Policy, json_schema, load_policy, parse_policy
+from redline.screen.analysis import TextAnalysis
 from redline.types import (
     Cue,
     Decision,
@@ -48,6 +51,7 @@ __all__ = [
     "Status",
     "StreamEvent",
     "SuiteError",
+    "TextAnalysis",
     "TextSignals",
     "TextStream",
     "UnknownDomain",

@@ -19,6 +19,7 @@ from redline.decide.gate import Gate
 from redline.decide.resolve import REASON_ERROR
 from redline.errors import RedlineError
 from redline.policy.schema import Policy
+from redline.screen.analysis import TextAnalysis
 from redline.types import Decision, Outcome
 
 
@@ -125,11 +126,13 @@ class Checker:
         part.drafts += 1
         part.partial_texts += draft.partial
         part.context_not_replayed += draft.had_context
-        new = verdict(self.new.check(draft.text, context=draft.context, confidence=draft.confidence))
+        # both policies read one analysis of the text: what depends on the text alone is done once
+        text = TextAnalysis(draft.text)
+        new = verdict(self.new.check(text, context=draft.context, confidence=draft.confidence))
         self._count(part, "new", new)
         base: Verdict | None = None
         if self.base is not None:
-            base = verdict(self.base.check(draft.text, context=draft.context, confidence=draft.confidence))
+            base = verdict(self.base.check(text, context=draft.context, confidence=draft.confidence))
             self._count(part, "baseline", base)
         elif draft.recorded is not None:
             base = Verdict(draft.recorded.outcome, draft.recorded.rules, Counter(), Counter(), None, False)

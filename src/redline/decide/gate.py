@@ -27,8 +27,8 @@ from redline.policy.schema import Policy
 from redline.signals import TextSignalSource
 from redline.review.license import License, licensed_outcome
 from redline.review.principal import principal_facts
+from redline.screen.analysis import TextAnalysis
 from redline.screen.engine import ScreenResult, compile_screen
-from redline.screen.normalize import Shadow, has_symbols_in_words, normalize
 from redline.types import Decision, Finding, Outcome, RiskLevel
 
 log = logging.getLogger("redline.gate")
@@ -91,7 +91,7 @@ class Gate:
 
     def check(
         self,
-        text: str,
+        text: str | TextAnalysis,
         context: Any = None,
         confidence: float | None = None,
     ) -> Decision:
@@ -100,22 +100,32 @@ class Gate:
         `context` is the conversation (DESIGN.md section 6): `{operator_uid, recipient,
         messages: [{role, sender_uid, text}]}`. It can only relax an outcome; a malformed
         one is recorded and ignored, which is the restrictive choice.
+
+        `text` may be a `TextAnalysis` (redline.screen.analysis) of the text: gates of
+        several policies that check one text then share the work that depends on the
+        text alone (normalisation, detectors, context scans), and each decision is the
+        one the plain text gets.
         """
         decision_id = new_decision_id()
         started = perf_counter()
         try:
-            if isinstance(text, bytes):
-                text = text.decode("utf-8", errors="replace")
-            if not isinstance(text, str):
-                raise TypeError(f"text must be str, not {type(text).__name__}")
+            if isinstance(text, TextAnalysis):
+                analysis = text
+                text = analysis.text
+            else:
+                if isinstance(text, bytes):
+                    text = text.decode("utf-8", errors="replace")
+                if not isinstance(text, str):
+                    raise TypeError(f"text must be str, not {type(text).__name__}")
+                analysis = TextAnalysis(text)
             if confidence is not None and not isinstance(confidence, (int, float)):
                 raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
             if confidence is not None and not 0 <= confidence <= 100:  # NaN fails this too
                 # 101, the bar of a policy that reviews every draft, must stay out of reach
                 raise ValueError(f"confidence must be 0 to 100, got {confidence!r}")
-            shadow = normalize(text)
+            shadow = analysis.shadow  # normalised first (once per analysis), so that its time is its own
             normalized = perf_counter()
-            result = self._screen_text(shadow)
+            result = self._screen_text(analysis)
             screened = perf_counter()
             all_findings = result.findings
             resolution = resolve(
@@ -225,14 +235,14 @@ class Gate:
         )
         return combined.resolution, result.findings + combined.judge_findings, combined.layers, combined.hold
 
-    def _screen_text(self, shadow: Shadow) -> ScreenResult:
+    def _screen_text(self, analysis: TextAnalysis) -> ScreenResult:
         """The screen over the shadow and, when a symbol or emoji stands inside a word
         (`re🎉fund`), over the reading without it too: a hit only that reading finds is
         added (the same run may instead separate two words, so neither reading is enough)."""
-        result = self._screen.run(shadow)
-        if not has_symbols_in_words(shadow.text):
+        result = self._screen.run(analysis)
+        if not analysis.has_symbols:
             return result
-        joined = self._screen.run(normalize(shadow.original, join_symbols=True))
+        joined = self._screen.run(analysis.joined)
         seen = {(f.rule, f.start, f.end) for f in (*result.findings, *result.suppressed)}
         # detector findings read the original text: the same in both readings
         new = [f for f in joined.findings if f.entity is None and (f.rule, f.start, f.end) not in seen]

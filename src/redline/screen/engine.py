@@ -1,7 +1,9 @@
 """The deterministic screen: policy → compiled rules → findings and suppressed hits.
 
 Pure: no I/O, no clock, no randomness. `compile_screen` is cached by policy hash, so a
-check never recompiles; `CompiledScreen.run` is the per-check work.
+check never recompiles; `CompiledScreen.run` is the per-check work, over a `TextAnalysis`
+(screen/analysis.py) that keeps the work that depends on the text alone for the next
+policy that checks the same text.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from redline.policy.building import collector_paused
 from redline.policy.schema import Policy
 from redline.policy.topics import about_others, derive_topics
 from redline.policy.clauses import rule_clauses
-from redline.screen.context import TextContext, names_another_person
+from redline.screen.analysis import SharedContext, TextAnalysis
+from redline.screen.context import names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
-from redline.screen.normalize import Shadow, strip_invisible
+from redline.screen.normalize import Shadow
 from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors.base import Detector
 from redline.types import Cue, Finding, Severity, Status
@@ -34,7 +37,19 @@ _DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "fl
 DETECTOR_NAMES = ("credentials", "pii", "technical_content")
 
 
+_detectors: dict[str, Detector] = {}
+
+
 def _detector(name: str) -> Detector:
+    """One detector object per name and process: detectors are pure and hold no settings,
+    and a text analysis keeps each one's findings by object, for every policy."""
+    detector = _detectors.get(name)
+    if detector is None:
+        detector = _detectors[name] = _new_detector(name)
+    return detector
+
+
+def _new_detector(name: str) -> Detector:
     # imported on first use so a policy with every detector off loads none of them
     if name == "credentials":
         from redline.screen.detectors.credentials import CredentialsDetector
@@ -162,14 +177,15 @@ class CompiledScreen:
         # the organisation's own contact details are not a third party's PII
         self.allow = {"pii": AllowList(policy.detectors.pii_allow)}
 
-    def run(self, shadow: Shadow) -> ScreenResult:
-        hits = self.matcher.scan(shadow.text)
+    def run(self, analysis: TextAnalysis) -> ScreenResult:
+        shadow = analysis.shadow
+        hits = self.matcher.scan(shadow.text, analysis.keyed)
         hits.sort(key=lambda h: (h.start, h.rule))
-        findings, allowed = self._detect(shadow.original)
+        findings, allowed = self._detect(analysis)
         detected = len(findings) + len(allowed)
         if not hits:
             return ScreenResult(tuple(findings), tuple(allowed), detected)
-        context = TextContext(shadow.text, many=len(hits) > 3)
+        context = analysis.context(many=len(hits) > 3)
         fired: list[Finding] = []
         suppressed: list[Finding] = []
         fired_by_rule: dict[int, int] = {}
@@ -203,7 +219,7 @@ class CompiledScreen:
                             unassessed, unrecorded)
 
     @staticmethod
-    def _status(context: TextContext, hit: RawHit, suppress: frozenset[Status]) -> tuple[Cue | None, Cue | None]:
+    def _status(context: SharedContext, hit: RawHit, suppress: frozenset[Status]) -> tuple[Cue | None, Cue | None]:
         """(the cue that sets the hit aside, or None; the first cue found, for the record).
 
         A two-word topic is set aside when either of its words is: both stand in one
@@ -241,7 +257,7 @@ class CompiledScreen:
             pattern=hit.pattern,
         )
 
-    def _detect(self, original: str) -> tuple[list[Finding], list[Finding]]:
+    def _detect(self, analysis: TextAnalysis) -> tuple[list[Finding], list[Finding]]:
         """Detector findings, and those set aside by the policy's allow list: a key is a
         key whatever the words around it say, so no context status applies.
 
@@ -249,12 +265,13 @@ class CompiledScreen:
         invisible characters that would hide a key from them (`AKIA\u200bIOSF…`)."""
         if not self.detectors:
             return [], []
-        visible, offsets = strip_invisible(original)
+        original = analysis.text
+        visible, offsets = analysis.visible
         findings: list[Finding] = []
         allowed: list[Finding] = []
         for name, detector in self.detectors.items():
             allow = self.allow.get(name)
-            for found in detector.detect(visible):
+            for found in analysis.detections(detector):
                 if found.weak:
                     continue  # a weak span (`::1`, a 078-051121) is redacted in logs, never a finding
                 start, end = found.start, found.end

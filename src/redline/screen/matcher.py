@@ -140,10 +140,13 @@ class Matcher:
     def key_count(self) -> int:
         return len(self._keys)
 
-    def scan(self, shadow_text: str) -> list[RawHit]:
+    def scan(self, shadow_text: str, keyed: str | None = None) -> list[RawHit]:
+        """Every hit in `shadow_text`; `keyed` is `" " + separate(shadow_text) + " "`
+        where the caller has it already (a text analysis shared by several policies)."""
         hits: list[RawHit] = []
         if self._automaton is not None:
-            keyed = " " + separate(shadow_text) + " "
+            if keyed is None:
+                keyed = " " + separate(shadow_text) + " "
             owners = self._owners
             halves: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
             for key_index, start, end in self._automaton.find_matches_as_indexes(keyed, overlapping=True):
