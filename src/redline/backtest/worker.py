@@ -8,9 +8,9 @@ engine that feeds it the same chunks gets the same partials.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from redline.backtest.inputs import Chunk, Kind
 from redline.backtest.partial import BAD_KEPT, EXAMPLES, Example, Partial
@@ -20,7 +20,7 @@ from redline.decide.resolve import REASON_ERROR
 from redline.errors import RedlineError
 from redline.policy.schema import Policy
 from redline.screen.analysis import TextAnalysis
-from redline.types import Decision, Outcome
+from redline.types import Decision, Finding, Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +45,32 @@ class RunSpec:
 class Verdict:
     outcome: Outcome
     rules: tuple[str, ...]  # fired, sorted
-    hits: Counter[str]  # findings by rule
-    suppressed: Counter[str]
+    hits: Mapping[str, int]  # findings by rule
+    suppressed: Mapping[str, int]
     span: tuple[int, int] | None  # the first finding's
     error: bool
 
 
-_NONE: Counter[str] = Counter()  # shared by every clean verdict; never changed
+_NONE: Mapping[str, int] = MappingProxyType({})  # shared by every clean verdict
+
+
+def _by_rule(findings: tuple[Finding, ...]) -> dict[str, int]:
+    # a plain dict: a Counter built per draft costs more than the counting
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding.rule] = counts.get(finding.rule, 0) + 1
+    return counts
 
 
 def verdict(decision: Decision) -> Verdict:
     if not decision.findings and not decision.suppressed:  # most drafts: skip building counters
         return Verdict(decision.outcome, (), _NONE, _NONE, None, decision.reason == REASON_ERROR)
+    hits = _by_rule(decision.findings) if decision.findings else _NONE
     return Verdict(
         decision.outcome,
-        tuple(decision.rules_fired),
-        Counter(f.rule for f in decision.findings),
-        Counter(f.rule for f in decision.suppressed),
+        tuple(sorted(hits)) if decision.action is None else tuple(decision.rules_fired),
+        hits,
+        _by_rule(decision.suppressed) if decision.suppressed else _NONE,
         (decision.findings[0].start, decision.findings[0].end) if decision.findings else None,
         decision.reason == REASON_ERROR,
     )
@@ -78,12 +87,18 @@ def change_of(base: Verdict, new: Verdict) -> str | None:
     return "stricter" if new.outcome.rank > base.outcome.rank else "looser"
 
 
+# built once: json.dumps with options builds a new encoder per call
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_ENCODE_ASCII = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
 def _json_line(row: dict[str, object]) -> str:
-    line = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
-    try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate in an id: UTF-8 cannot carry it
-        line = json.dumps(row, ensure_ascii=True, separators=(",", ":"))
+    line = _ENCODE(row)
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate in an id: UTF-8 cannot carry it
+            line = _ENCODE_ASCII(row)
     return line + "\n"
 
 
@@ -135,7 +150,7 @@ class Checker:
             base = verdict(self.base.check(text, context=draft.context, confidence=draft.confidence))
             self._count(part, "baseline", base)
         elif draft.recorded is not None:
-            base = Verdict(draft.recorded.outcome, draft.recorded.rules, Counter(), Counter(), None, False)
+            base = Verdict(draft.recorded.outcome, draft.recorded.rules, _NONE, _NONE, None, False)
             part.outcomes["baseline"][base.outcome.value] += 1
             for rule_id in base.rules:
                 part.rule(rule_id)["fired_baseline"] += 1
@@ -191,9 +206,13 @@ class Checker:
         part.outcomes[side][result.outcome.value] += 1
         if result.error:
             part.errors[side] += 1
+        fired, hits, suppressed = _KEYS[side]
         for rule_id, n in result.hits.items():
             counts = part.rule(rule_id)
-            counts[f"fired_{side}"] += 1
-            counts[f"hits_{side}"] += n
+            counts[fired] += 1
+            counts[hits] += n
         for rule_id, n in result.suppressed.items():
-            part.rule(rule_id)[f"suppressed_{side}"] += n
+            part.rule(rule_id)[suppressed] += n
+
+
+_KEYS = {side: (f"fired_{side}", f"hits_{side}", f"suppressed_{side}") for side in ("new", "baseline")}
