@@ -14,8 +14,11 @@ so every kind of change occurs. Each configuration runs `--repeats` times, in tu
 the others; figures are medians. `drafts/s` counts the drafts checked after start-up
 (workers ready, each having compiled its policies from cold, or the Ray cluster joined)
 divided by the time that took; with a baseline
-every draft is checked twice (one check per policy). CPU time per draft comes from a run
-in this process (`process_time`), which other load on the machine does not inflate.
+every draft is checked twice (one check per policy), both from one `TextAnalysis` of
+the text (screen/analysis.py). CPU time per draft comes from runs in this process
+(`process_time`): the worker's whole job, and the checks alone three ways, in turn,
+over the same drafts: the new policy only, both policies each from the plain text, and
+both from one shared analysis; the script fails unless the last two decide the same.
 "Once results flow" counts from the first chunk's result to the end: Ray starts its
 actors inside the run, so that is its rate with the pool up. Every run writes its diff
 (`--out`); the script fails unless every engine and every repeat printed the same report
@@ -43,7 +46,9 @@ import screen_bench as sb  # noqa: E402 - the shared generator
 from redline.backtest import run_backtest  # noqa: E402
 from redline.backtest.inputs import chunks, open_source  # noqa: E402
 from redline.backtest.worker import Checker, RunSpec  # noqa: E402
+from redline.decide.gate import Gate  # noqa: E402
 from redline.policy import load_policy  # noqa: E402
+from redline.screen.analysis import TextAnalysis  # noqa: E402
 from redline.screen import engine as screen_engine  # noqa: E402
 
 
@@ -79,6 +84,39 @@ def generate(folder: Path, drafts: int, rules: int, chars: int) -> tuple[Path, P
     return old, new, corpus
 
 
+def _stable(decision: Any) -> str:
+    row = decision.to_dict()
+    row.pop("id")
+    row.pop("timings_ms")
+    return json.dumps(row, sort_keys=True)
+
+
+def check_cpu(policy: Path, baseline: Path, corpus: Path, limit: int, repeats: int = 5) -> dict[str, Any]:
+    """CPU microseconds per draft of the checks alone: the new policy, both policies from
+    the text, both from one analysis (median of `repeats`, the three in turn); and
+    whether the shared analysis decided every draft as the two separate checks did."""
+    new, old = Gate(load_policy(policy)), Gate(load_policy(baseline))
+    with corpus.open(encoding="utf-8") as handle:
+        texts = [json.loads(line)["text"] for line, _ in zip(handle, range(limit))]
+    ways = {
+        "new only": lambda t: (new.check(t),),
+        "both, separately": lambda t: (new.check(t), old.check(t)),
+        "both, one analysis": lambda t: (new.check(a := TextAnalysis(t)), old.check(a)),
+    }
+    same = all(
+        [_stable(d) for d in ways["both, separately"](t)] == [_stable(d) for d in ways["both, one analysis"](t)]
+        for t in texts
+    )
+    times: dict[str, list[float]] = {name: [] for name in ways}
+    for _ in range(repeats):
+        for name, way in ways.items():
+            began = time.process_time()
+            for text in texts:
+                way(text)
+            times[name].append((time.process_time() - began) / len(texts) * 1e6)
+    return {"us_per_draft": {k: round(statistics.median(v), 1) for k, v in times.items()}, "identical": same}
+
+
 def cpu_per_draft(policy: Path, baseline: Path | None, corpus: Path, limit: int) -> float:
     """CPU microseconds per draft of the worker's whole job, in this process."""
     spec = RunSpec("corpus", (str(corpus),), load_policy(policy), load_policy(baseline) if baseline else None,
@@ -110,7 +148,7 @@ def main() -> None:
         sb.log(f"generating {args.drafts:,} drafts and two {args.rules:,}-rule policies ...")
         old, new, corpus = generate(folder, args.drafts, args.rules, args.chars)
         size = corpus.stat().st_size
-        configs = [("local", 1, None), ("local", 2, None), ("local", 2, old)]
+        configs = [("local", 1, None), ("local", 1, old), ("local", 2, None), ("local", 2, old)]
         if "ray" in engines:
             configs += [("ray", 2, None), ("ray", 2, old)]
         configs = [c for c in configs if c[0] in engines]
@@ -133,9 +171,11 @@ def main() -> None:
         }
         changed = sum(1 for _ in next(folder.glob("*-2-b.jsonl")).open())
         cpu = {"new only": cpu_per_draft(new, None, corpus, 20_000), "new + baseline": cpu_per_draft(new, old, corpus, 20_000)}
+        checks = check_cpu(new, old, corpus, 3000)
     summary = {
         "drafts": args.drafts, "rules": args.rules, "corpus_mb": round(size / 2**20, 1), "cpus": os.cpu_count(),
         "load_avg": os.getloadavg()[0], "cpu_us_per_draft": {k: round(v, 1) for k, v in cpu.items()},
+        "check_cpu_us_per_draft": checks["us_per_draft"], "shared_analysis_identical": checks["identical"],
         "identical_outputs": same, "diff_lines": changed,
         "configs": {
             key: {
@@ -151,11 +191,13 @@ def main() -> None:
     }  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=2))
-        sys.exit(0 if all(same.values()) else 1)
+        sys.exit(0 if all(same.values()) and checks["identical"] else 1)
     print(f"{args.drafts:,} drafts ({summary['corpus_mb']} MB), {args.rules:,} rules, {summary['cpus']} CPUs, "
           f"load average {summary['load_avg']:.1f}")  # fmt: skip
     print(f"CPU per draft in one process: {cpu['new only']:.0f} µs (new policy only), {cpu['new + baseline']:.0f} µs "
           f"(both): {1e6 / cpu['new only']:,.0f} and {1e6 / cpu['new + baseline']:,.0f} drafts/s per core")  # fmt: skip
+    print("checks alone, CPU per draft: " + ", ".join(f"{k} {v:.0f} µs" for k, v in checks["us_per_draft"].items())
+          + f"; one analysis decides as separate checks: {checks['identical']}")  # fmt: skip
     print(f"identical report and diff across engines and runs: {same} ({changed} diff lines)")
     print("\n| engine | workers | baseline | drafts/s (median) | once results flow | start-up s | first result s | whole run s |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")
@@ -166,6 +208,8 @@ def main() -> None:
               f"{figures['startup_s']:.2f} | {figures['first_result_s']:.2f} | {figures['seconds']:.1f} |")  # fmt: skip
     if not all(same.values()):
         sys.exit("the engines' outputs differ")
+    if not checks["identical"]:
+        sys.exit("a shared text analysis decided a draft otherwise than two separate checks")
 
 
 if __name__ == "__main__":
