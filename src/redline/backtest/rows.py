@@ -53,9 +53,16 @@ class BadLine(Exception):
     """A line that cannot be read: not JSON, not an object, no text."""
 
 
+_DECODE = json.JSONDecoder().decode
+
+
 def _loads(raw: bytes) -> dict[str, Any]:
     try:
-        row = json.loads(raw)
+        if raw[:1] == b"{" and raw[1:2] != b"\x00":
+            # what json.loads does with bytes that it reads as UTF-8, less its encoding sniffing
+            row = _DECODE(raw.decode("utf-8", "surrogatepass"))
+        else:  # a BOM, UTF-16/32, leading space: json.loads tells
+            row = json.loads(raw)
     except UnicodeDecodeError as exc:
         raise BadLine(f"not UTF-8 ({exc.reason})") from exc
     except ValueError as exc:
