@@ -15,6 +15,8 @@ function words, sentences ending in . ? !, paragraph breaks) and rules with one 
 where it is planted: one per draft on average, a third of them after a negation cue.
 Per draft the three methods run interleaved (order rotated); p50/p99 from perf_counter_ns.
 The naive loop lowercases once, then `[t for t in terms if t in low]` (the stricter baseline).
+On dense drafts a "floor" runs too: normalization, the matcher's scan, one Finding per hit
+and the Decision, no context at all, so the cost of the context layer reads apart.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ import ahocorasick_rs
 import yaml
 
 from redline import Gate, Policy, load_policy
+from redline.decide.resolve import resolve
+from redline.screen.normalize import normalize
+from redline.types import Decision
 from redline.policy import terms as policy_terms
 from redline.policy.terms import term_variants
 from redline.screen import engine
@@ -278,8 +283,21 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
         low = text.lower()
         return [t for t in terms if t in low]
 
-    methods = (gate.check, run_raw, run_naive, gate_detectors.check, gate.check, run_raw)
-    inputs = (texts, texts, texts, texts, dense, dense)  # the last two: dense drafts
+    screen = gate._screen
+
+    def run_floor(text: str) -> object:
+        """What a check costs with no context at all: normalization, the matcher's scan,
+        one Finding per hit, the outcome and the Decision (what no screen can skip)."""
+        shadow = normalize(text)
+        found = tuple(engine._finding(text, None if shadow.identity else shadow.span, hit, screen.rules[hit.rule], None)
+                      for hit in screen.matcher.scan(shadow.text))
+        resolution = resolve(found, confidence=None, min_confidence=0)
+        return Decision(id="floor", outcome=resolution.outcome, reason=resolution.reason,
+                        risk_level=resolution.risk_level, findings=found, suppressed=(),
+                        policy_name=policy.name, policy_hash=policy.hash)
+
+    methods = (gate.check, run_raw, run_naive, gate_detectors.check, gate.check, run_raw, run_floor)
+    inputs = (texts, texts, texts, texts, dense, dense, dense)  # the last three: dense drafts
     for i in range(200):  # warm-up: caches, branch predictors, allocator
         [m(inp[i]) for m, inp in zip(methods, inputs)]
     samples: list[list[int]] = [[] for _ in methods]
@@ -311,7 +329,7 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
            "draft_chars_mean": statistics.fmean(len(t) for t in texts),
            "findings_per_draft": found / len(texts), "suppressed_per_draft": suppressed / len(texts),
            "raw_hits_per_draft": raw_hits / len(texts), "dense_hits_per_draft": dense_found / len(dense)}
-    for name, s in zip(("gate", "raw", "naive", "gate_detectors", "gate_dense", "raw_dense"), samples):
+    for name, s in zip(("gate", "raw", "naive", "gate_detectors", "gate_dense", "raw_dense", "floor_dense"), samples):
         row[name] = {"p50": pct(s, 50), "p99": pct(s, 99), "mean": statistics.fmean(s) / 1e3}
     if n in (1000, 10000):
         text = render(big, terms, random.Random(7 + n), 1.0)
@@ -381,7 +399,9 @@ def markdown(rows: dict[int, dict], checks: list[tuple[str, bool, str]]) -> str:
                      f"+{r['compile']['rss_peak_mb']:.1f} MB; drafts {r['draft_chars_mean']:.0f} chars, "
                      f"per draft {r['findings_per_draft']:.2f} findings + {r['suppressed_per_draft']:.2f} "
                      f"suppressed (raw scan hits {r['raw_hits_per_draft']:.2f}); dense drafts "
-                     f"{r['dense_hits_per_draft']:.1f} findings+suppressed")
+                     f"{r['dense_hits_per_draft']:.1f} findings+suppressed; dense floor (no context: normalize, "
+                     f"scan, findings, decision) p50 {r['floor_dense']['p50']:.1f} µs = "
+                     f"{r['floor_dense']['p50'] / r['raw_dense']['p50']:.2f}x raw")
     for n, y in ((n, r["compile"]["yaml"]) for n, r in rows.items() if "yaml" in r["compile"]):
         lines.append(f"- {n:,}-rule policy YAML ({y['bytes'] / 1e6:.1f} MB): read and validated in {y['load_ms']:.0f} ms, "
                      f"with compile {y['total_ms']:.0f} ms (cold word and rule caches, median of "

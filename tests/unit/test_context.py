@@ -252,3 +252,46 @@ def test_a_text_of_thousands_of_hits_keeps_bounded_caches_and_the_same_answers()
     assert len(many._sentences) <= _MEMO_SIZE and len(many._memo) <= _MEMO_SIZE
     one = TextContext(text)
     assert [c.status for c in one.assess(starts[2500] + 3, starts[2500] + 9).cues] == [NEGATED]
+
+
+def _trigger_texts(seed: int, count: int) -> list[str]:
+    """Texts of trigger phrases, filler, punctuation and quotes, shuffled."""
+    import random
+
+    rng = random.Random(seed)
+    pieces = ("no", "not", "never", "denies", "history of", "if", "might", "but", "ruled out", "since this morning",
+              "free", "isn't", "no problem", "his wife", "she said", "refund", "refund", "the", "card", "fee",
+              ".", ",", ";", ":", "!", "?", "\n", '"', "\u201c", "\u201d", "e.g.", "dr.", "5.5", "last month's")
+    return [" ".join(rng.choice(pieces) for _ in range(rng.randint(1, 60))) for _ in range(count)]
+
+
+def test_cues_found_once_per_text_agree_with_a_fresh_walk_per_hit() -> None:
+    """Slots shared between hits, and one pass over the whole text, give each hit the
+    answer that a context made for that hit alone gives."""
+    import re
+
+    from redline.screen.context import TextContext
+
+    for text in _trigger_texts(11, 400):
+        hits = [m.span() for m in re.finditer(r"refund|card|fee", text)]
+        many, few = TextContext(text, many=True), TextContext(text)
+        for start, end in hits:
+            alone = TextContext(text).cues(start, end)
+            assert many.cues(start, end) == alone == few.cues(start, end), (text, start)
+
+
+def test_sentence_ends_in_one_pass_are_those_found_one_by_one() -> None:
+    import re
+
+    from redline.screen.context import _REACH, _ends_sentence, _sentence_end, _sentence_ends
+
+    for text in _trigger_texts(12, 400) + ["a.b. c", "e.g. x", "no.\nno", ". . .", "dr. no", "x." * 50]:
+        one_by_one = [m.start() for m in re.finditer(r"[.!?\n;]", text) if _ends_sentence(text, m.start())]
+        assert _sentence_ends(text) == one_by_one, text
+        for pos in range(len(text)):  # the next end from any offset, as a search finds it
+            limit = min(pos + _REACH, len(text))
+            nearest = next((e for e in one_by_one if pos <= e < limit), None)
+            if nearest is not None:
+                assert _sentence_end(text, pos) == nearest, (text, pos)
+    long = "word " * 200 + ". next"  # no end within reach: cut at a space
+    assert _sentence_end(long, 0) == long.rfind(" ", 0, _REACH)

@@ -28,6 +28,8 @@ def _short(finding: Finding) -> Finding:
 
 def cap_findings(findings: tuple[Finding, ...]) -> tuple[tuple[Finding, ...], int]:
     """The findings a decision keeps, in their order, and how many were left out."""
+    if not findings or (len(findings) == 1 and len(findings[0].text) <= MAX_FINDING_TEXT):
+        return findings, 0  # most checks: no generator to walk
     short = all(len(f.text) <= MAX_FINDING_TEXT for f in findings)
     if short and len(findings) <= MAX_PER_RULE:  # the common case: nothing to count
         return findings, 0

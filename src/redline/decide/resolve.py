@@ -19,6 +19,8 @@ _SEVERITY_RISK = {
     Severity.FLAG: RiskLevel.MEDIUM,
 }
 _RISK_RANK = {RiskLevel.LOW: 0, RiskLevel.MEDIUM: 1, RiskLevel.HIGH: 2}
+# what `resolve` maximises: the outcome a severity asks for, then its risk
+_SEVERITY_KEY = {s: (_SEVERITY_OUTCOME[s].rank, _RISK_RANK[_SEVERITY_RISK[s]]) for s in _SEVERITY_OUTCOME}
 
 REASON_CLEAN = "clean"
 REASON_BELOW_BAR = "below_auto_send_threshold"
@@ -58,8 +60,15 @@ def resolve(
         if (confidence if confidence is not None else 0) >= min_confidence:
             return Resolution(Outcome.EXECUTE, REASON_CLEAN, RiskLevel.LOW)
         return Resolution(Outcome.DEFER, REASON_BELOW_BAR, RiskLevel.LOW)
-    top = max(findings, key=lambda f: (_SEVERITY_OUTCOME[f.severity].rank, _RISK_RANK[_SEVERITY_RISK[f.severity]]))
-    risk = max((_SEVERITY_RISK[f.severity] for f in findings), key=_RISK_RANK.__getitem__)
+    if len(findings) == 1:  # the common case
+        only = findings[0]
+        return Resolution(_SEVERITY_OUTCOME[only.severity], finding_reason(only), _SEVERITY_RISK[only.severity])
+    # the first finding of the most restrictive severity; found over the severities present,
+    # since a dense text has tens of findings and only three severities
+    severities = {f.severity for f in findings}
+    worst = max(_SEVERITY_KEY[s] for s in severities)
+    top = next(f for f in findings if _SEVERITY_KEY[f.severity] == worst)
+    risk = max((_SEVERITY_RISK[s] for s in severities), key=_RISK_RANK.__getitem__)
     return Resolution(_SEVERITY_OUTCOME[top.severity], finding_reason(top), risk)
 
 

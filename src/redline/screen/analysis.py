@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from array import array
 
-from redline.screen.context import TextContext
+from redline.screen.context import Cues, TextContext, as_assessment
 from redline.screen.detectors.base import Detection, Detector
 from redline.screen.matcher import separate
 from redline.screen.normalize import Shadow, has_symbols_in_words, normalize, strip_invisible
@@ -35,21 +35,25 @@ _Spans = tuple[tuple[int, int], ...]
 
 
 class SharedContext:
-    """A `TextContext` whose assessments are kept by span: the policies that check a text
-    mostly hit the same words, and an assessment depends on the text and the span alone."""
+    """A `TextContext` whose cues are kept by span: the policies that check a text
+    mostly hit the same words, and the cues of a hit depend on the text and the span alone."""
 
-    __slots__ = ("_context", "_assessed")
+    __slots__ = ("_context", "_found")
 
     def __init__(self, context: TextContext) -> None:
         self._context = context
-        self._assessed: dict[tuple[int, int, _Spans], ContextAssessment] = {}
+        self._found: dict[tuple[int, int, _Spans], Cues] = {}
+
+    def cues(self, start: int, end: int, others: _Spans = ()) -> Cues:
+        """`TextContext.cues`, once per span."""
+        key = (start, end, others)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._context.cues(start, end, others)
+        return found
 
     def assess(self, start: int, end: int, others: _Spans = ()) -> ContextAssessment:
-        key = (start, end, others)
-        found = self._assessed.get(key)
-        if found is None:
-            found = self._assessed[key] = self._context.assess(start, end, others)
-        return found
+        return as_assessment(self._context.text, self.cues(start, end, others))
 
 
 class TextAnalysis:

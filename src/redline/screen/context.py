@@ -15,23 +15,28 @@ sign that it is present), and `{a|b}` alternatives that expand at load. The stat
 default (policy/schema.py).
 
 The phrases live in data/context_triggers.tsv. They are compiled once into one
-Aho-Corasick automaton over space-padded phrases. `TextContext` scans each sentence that
-holds a hit ONCE and keeps what it found, so a draft with many hits costs one scan of
-each of their sentences, not one per hit (with many hits, one scan of the whole text).
+Aho-Corasick automaton over space-padded phrases. `TextContext` finds the cues of a text
+ONCE: with many hits, the sentence ends and the trigger phrases of the whole text in one
+pass each; with a few, the phrases of each sentence that holds a hit. Per sentence it
+resolves the phrases once (longest wins, pseudo-triggers) and keeps each walk by the
+hit's slot among them, so a hit costs a few bisections; only a hit whose own words
+overlap a phrase, or whose walk measured its distance to a trigger, is walked anew.
 `assess` is the one-hit form of the same thing.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from importlib import resources
+from itertools import accumulate
+from operator import itemgetter, sub
 
 import ahocorasick_rs
 
 from redline.types import ContextAssessment, Cue, Status
 
-__all__ = ["TextContext", "assess", "names_another_person"]
+__all__ = ["Cues", "TextContext", "as_assessment", "assess", "names_another_person"]
 
 _PRIORITY = (
     Status.NEGATED,
@@ -176,13 +181,13 @@ def _sentence_start(text: str, pos: int) -> int:
 
 def _sentence_end(text: str, pos: int) -> int:
     end = min(pos + _REACH, len(text))
-    for char in ".!?\n;":
-        i = text.find(char, pos, end)
-        while i != -1:
-            if _ends_sentence(text, i):
-                end = i
-                break
-            i = text.find(char, i + 1, end)
+    # candidates by one search (the character after the last one is in view of its check)
+    match = _END_CANDIDATES.search(text, pos, end + 1)
+    while match is not None and match.start() < end:
+        i = match.start()
+        if text[i] != "." or _ends_sentence(text, i):
+            return i
+        match = _END_CANDIDATES.search(text, i + 1, end + 1)
     if end < len(text) and end == pos + _REACH:
         end = max(text.rfind(" ", pos, end), pos)
     return end
@@ -209,9 +214,18 @@ def _find_phrases(text: str, s0: int = 0) -> list[_Found]:
         (s0 + start, s0 + end - 2, _ENTRIES[index])  # without the padding
         for index, start, end in _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
     ]
-    found.extend((s0 + m.start(), s0 + m.end(), _LITERAL_ENTRIES[m.group()]) for m in _LITERAL_RE.finditer(text))
-    found.sort(key=lambda f: (f[0], -f[1]))
+    first = _LITERAL_RE.search(text)  # most sentences hold none: no iterator for them
+    if first is not None:
+        found.extend(
+            (s0 + m.start(), s0 + m.end(), _LITERAL_ENTRIES[m.group()]) for m in _LITERAL_RE.finditer(text, first.start())
+        )
+    if len(found) > 1:  # by start, the longest first: two stable sorts, no key function per phrase
+        found.sort(key=_END, reverse=True)
+        found.sort(key=_START)
     return found
+
+
+_START, _END = itemgetter(0), itemgetter(1)
 
 
 def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[_Found]:
@@ -235,8 +249,34 @@ def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[
     return kept
 
 
-_TERMINATORS = re.compile(r"[.!?\n;]")
+# A sentence ends at a line break or ";", or at ". ! ?" before white space or the end
+# (`_ends_sentence` for one offset; `_sentence_ends` for a whole text in one pass).
+# One character class first, so the regex engine skips to candidates in C; an alternation
+# ("[\n;]|[.!?](?!\S)") would test every character (three times slower).
+_END_CANDIDATES = re.compile(r"[.!?\n;](?!(?<=[.!?])\S)")
 _NO_CUES = ContextAssessment()
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """Every offset of `text` where `_ends_sentence` holds, in order.
+
+    For a period the word before it decides ("e.g.", "dr."): its start is found between
+    this period and the one before, so a text without spaces costs one pass, not one
+    search back to the start per period."""
+    ends: list[int] = []
+    dot = -1  # the last period seen
+    for match in _END_CANDIDATES.finditer(text):
+        i = match.start()
+        if text[i] == ".":
+            nearest = text.rfind(".", dot + 1, i)
+            previous, dot = (nearest if nearest != -1 else dot), i
+            space = text.rfind(" ", previous + 1, i)
+            if space == -1 and previous != -1:
+                continue  # the word holds a period: "e.g."
+            if text[space + 1 : i] in _ABBREVIATIONS:
+                continue
+        ends.append(i)
+    return ends
 
 
 # A hit looks at most this many phrases on each side of it, the nearest ones: a real
@@ -247,14 +287,56 @@ _NEAREST = 16
 # repeats one sentence shape (the same hit among the same words) is assessed once per
 # shape. Bounded, so that a text of all different sentences costs no memory.
 _MEMO_SIZE = 256
-_Relative = tuple[tuple[Status, int, int], ...]
+# The cues of a hit as (status, start, end), in status priority order: `TextContext.cues`
+# gives text offsets, the walk and the memo offsets in the sentence.
+Cues = tuple[tuple[Status, int, int], ...]
+
+
+class _Sentence:
+    """One sentence's trigger phrases, found once and shared by every hit in it.
+
+    `resolved` are the phrases that may be cues when no hit word overlaps one (None for a
+    sentence packed with phrases: it is walked by the nearest ones of each hit). Their
+    ends rise strictly, so a hit between them has the phrases before it as a prefix and
+    those after it as the rest: its SLOT. Two hits in one slot get the same walk unless
+    the walk measured a distance to the hit (a trigger with a word window, a `current`
+    phrase), so an answer that measured none is kept per slot."""
+
+    __slots__ = ("raw", "starts", "reach", "resolved", "resolved_ends", "slots", "shape")
+
+    def __init__(self, raw: list[_Found]) -> None:
+        self.raw = raw
+        self.slots: dict[int, Cues] = {}
+        self.resolved: list[_Found] | None
+        self.shape: tuple[int, ...]
+        if not raw:
+            self.starts, self.reach, self.resolved, self.resolved_ends, self.shape = [], [-1], raw, [], ()
+            return
+        if len(raw) == 1:  # the common case, and one phrase hides none
+            self.starts, self.reach, self.resolved, self.resolved_ends = [raw[0][0]], [-1, raw[0][1]], raw, [raw[0][1]]
+            self.shape = (id(raw[0][2]),)
+            return
+        self.starts = [p[0] for p in raw]
+        if len(raw) > 2 * _NEAREST:  # walked by each hit's nearest phrases (TextContext.cues)
+            self.reach, self.resolved, self.resolved_ends, self.shape = [], None, [], ()
+            return
+        self.reach = list(accumulate(map(_END, raw), max, initial=-1))  # furthest end of raw[:k]
+        self.resolved = _resolve(raw, ())
+        self.resolved_ends = [p[1] for p in self.resolved]
+        # which phrases, in order: the table's entries live as long as the module, so their
+        # ids name them (two phrases of one table row share their entries)
+        self.shape = tuple(id(p[2]) for p in self.resolved)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether a phrase overlaps text[start:end] (then it is resolved without it)."""
+        return self.reach[bisect_left(self.starts, end)] > start
 
 
 class TextContext:
     """The context layer over one text. With a few hits, each hit's sentence is found by a
     search and scanned for trigger phrases once (hits in one sentence share the scan);
     with `many` hits, the sentence ends and the phrases of the whole text are found in one
-    pass each, so every hit costs a few bisections."""
+    pass each, so every hit costs a few bisections and, mostly, a look-up of its slot."""
 
     __slots__ = ("text", "_ends", "_phrases", "_starts", "_longest", "_quotes", "_sentences", "_memo")
 
@@ -266,20 +348,19 @@ class TextContext:
         self._quotes = any(opening in text for opening, _ in _QUOTES)
         self._longest = 0
         if many:
-            self._ends = [i for i in (m.start() for m in _TERMINATORS.finditer(text)) if _ends_sentence(text, i)]
+            self._ends = _sentence_ends(text)
             self._phrases = _find_phrases(text)
             self._starts = [p[0] for p in self._phrases]
-            self._longest = max((p[1] - p[0] for p in self._phrases), default=0)
-        # (sentence start, end) -> (its phrases, their starts, resolved with no hit excluded)
-        self._sentences: dict[tuple[int, int], tuple[list[_Found], list[int], list[_Found] | None]] = {}
-        self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], _Relative] = {}
+            self._longest = max(map(sub, map(_END, self._phrases), self._starts), default=0)
+        self._sentences: dict[tuple[int, int], _Sentence] = {}
+        self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Cues] = {}
 
     def _sentence(self, start: int, end: int) -> tuple[int, int]:
         """The sentence around text[start:end], at most _REACH characters either side."""
         text, ends = self.text, self._ends
         if ends is None:
             return _sentence_start(text, start), _sentence_end(text, end)
-        floor = max(start - _REACH, 0)
+        floor = start - _REACH if start > _REACH else 0  # max() and min() cost a call per hit
         i = bisect_left(ends, start) - 1
         if i >= 0 and ends[i] >= floor:
             s0 = ends[i] + 1
@@ -288,8 +369,8 @@ class TextContext:
             s0 = space + 1 if space != -1 else floor
         else:
             s0 = 0
-        limit = min(end + _REACH, len(text))
-        j = bisect_left(ends, end)
+        limit = end + _REACH if end + _REACH < len(text) else len(text)
+        j = bisect_left(ends, end, i + 1 if i > 0 else 0)
         if j < len(ends) and ends[j] < limit:
             s1 = ends[j]
         else:
@@ -298,7 +379,7 @@ class TextContext:
                 s1 = max(text.rfind(" ", end, s1), end)
         return s0, s1
 
-    def _held(self, s0: int, s1: int) -> tuple[list[_Found], list[int], list[_Found] | None]:
+    def _held(self, s0: int, s1: int) -> _Sentence:
         key = (s0, s1)
         held = self._sentences.get(key)
         if held is None:
@@ -307,93 +388,150 @@ class TextContext:
             else:
                 first = bisect_left(self._starts, s0)
                 last = bisect_left(self._starts, s1, first)
-                # only a phrase starting this close to s1 can run past it: slice the rest
+                # only a phrase starting this close to s1 can run past it: filter those alone
+                # (a window of a long sentence holds a hundred phrases, one per hit)
                 tail = bisect_left(self._starts, s1 - self._longest, first, last)
                 raw = self._phrases[first:tail] + [p for p in self._phrases[tail:last] if p[1] <= s1]
-            # a window packed with phrases is walked by its nearest ones only (assess):
-            # resolving all of it for every hit would cost the window per hit
-            resolved = _resolve(raw, ()) if len(raw) <= 2 * _NEAREST else None
             if len(self._sentences) >= _MEMO_SIZE:  # one window per hit in a sentence of many
                 self._sentences.clear()
-            held = self._sentences[key] = (raw, [p[0] for p in raw], resolved)
+            held = self._sentences[key] = _Sentence(raw)
         return held
 
     def assess(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> ContextAssessment:
         """The cues that apply to the hit text[start:end]. `others` are the spans of the
         hit's other words (a topic of two words): never cues either, and never "outside"."""
+        return as_assessment(self.text, self.cues(start, end, others))
+
+    def cues(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> Cues:
+        """`assess` as (status, start, end) in text offsets: what the screen reads per hit."""
         text = self.text
         s0, s1 = self._sentence(start, end)
-        raw, starts, resolved = self._held(s0, s1)
         quote = self._quotes and any(opening in text[s0:s1] for opening, _ in _QUOTES)
+        if not quote and self._phrases is not None:
+            first = bisect_left(self._starts, s0)
+            if first == len(self._starts) or self._starts[first] >= s1:
+                return ()  # no phrase in the sentence: most sentences of a text with many hits
+        held = self._held(s0, s1)
+        raw = held.raw
         if not raw and not quote:
-            return _NO_CUES
-        if len(raw) > 2 * _NEAREST:
+            return ()
+        if held.resolved is None:
             # the assessment depends on the sentence (and the characters that bound it) alone
             key = (text[max(s0 - 1, 0) : s1 + 1], start - s0, end - s0, tuple((a - s0, b - s0) for a, b in others))
             relative = self._memo.get(key)
             if relative is None:
                 if len(self._memo) >= _MEMO_SIZE:
                     self._memo.clear()
-                middle = bisect_left(starts, start)
-                near = raw[max(0, middle - _NEAREST) : middle + _NEAREST]
-                relative = self._memo[key] = self._walk(near, None, s0, s1, start, end, others, quote)
+                middle = bisect_left(held.starts, start)
+                near = _resolve(raw[max(0, middle - _NEAREST) : middle + _NEAREST], ((start, end), *others))
+                found = _placed(near, _walk(text, near, _slot(near, start), start, end)[0])
+                relative = self._memo[key] = tuple((s, a - s0, b - s0) for s, a, b in found)
+            found = tuple((s, a + s0, b + s0) for s, a, b in relative)
+        elif held.overlaps(start, end) or (others and any(held.overlaps(a, b) for a, b in others)):
+            phrases = _resolve(raw, ((start, end), *others))  # the hit's own words are never its cue
+            found = _placed(phrases, _walk(text, phrases, _slot(phrases, start), start, end)[0])
         else:
-            relative = self._walk(raw, resolved, s0, s1, start, end, others, quote)
-        if not relative:
-            return _NO_CUES
-        return ContextAssessment(
-            cues=tuple(Cue(status, text[s0 + a : s0 + b], s0 + a, s0 + b) for status, a, b in relative)
-        )
+            slot = bisect_right(held.resolved_ends, start)
+            cached = held.slots.get(slot)
+            if cached is None:
+                shape = (held.shape, slot)
+                picks = _SHAPES.get(shape)
+                if picks is None:
+                    picks, measured = _walk(text, held.resolved, slot, start, end)
+                    if not measured:
+                        if len(_SHAPES) >= _SHAPES_SIZE:
+                            _SHAPES.clear()
+                        _SHAPES[shape] = picks
+                    else:
+                        found = _placed(held.resolved, picks)
+                        return self._quote(found, s0, s1, start, end) if quote else found
+                found = held.slots[slot] = _placed(held.resolved, picks)
+            else:
+                found = cached
+        return self._quote(found, s0, s1, start, end) if quote else found
 
-    def _walk(self, raw: list[_Found], resolved: list[_Found] | None, s0: int, s1: int, start: int, end: int,
-              others: tuple[tuple[int, int], ...], quote: bool) -> _Relative:
-        text = self.text
-        spans = ((start, end), *others)
-        if resolved is None or any(p_start < he and p_end > hs for p_start, p_end, _ in raw for hs, he in spans):
-            phrases = _resolve(raw, spans)  # the hit's own words are never its cue
-        else:
-            phrases = resolved
-        found: dict[Status, tuple[int, int]] = {}
-
-        # Walk outwards from the hit on each side: the nearest trigger wins, and a stop
-        # blocks its status for everything further away.
-        before = [p for p in reversed(phrases) if p[1] <= start]
-        after = [p for p in phrases if p[0] >= end]
-        cancelled: set[Status] = set()
-        found_before: set[Status] = set()
-        for side, ordered in ((0, before), (1, after)):
-            if side == 1:
-                found_before = set(found)
-            blocked: set[Status] = set()
-            for p_start, p_end, entries in ordered:
-                if len(blocked) + len(found) == _STATUSES:
-                    break  # every status is settled on this side (the two never share one)
-                for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
-                    if status in blocked:
-                        continue
-                    if window < 0:  # "since this morning" right after the hit: it is current
-                        if _near(text, end, p_start, -window):
-                            cancelled.add(status)
-                        continue
-                    if status in found:
-                        continue
-                    if stops:
-                        blocked.add(status)
-                        continue
-                    if window != _UNBOUNDED:
-                        gap = text[p_end:start] if side == 0 else text[end:p_start]
-                        if len(_WORDS(gap)) > window or _CLAUSE_MARK(gap):
-                            continue
-                    found[status] = (p_start, p_end)
-
-        for status in cancelled & found_before:  # a cue after the hit ("but she used to") stands
-            found.pop(status, None)
-        if Status.ATTRIBUTED not in found and quote:
-            opening = _quoted(text[s0:s1], start - s0, end - s0)
+    def _quote(self, found: Cues, s0: int, s1: int, start: int, end: int) -> Cues:
+        """`found`, with the quotation the hit stands in as its attribution cue."""
+        if not any(status is _ATTRIBUTED for status, _, _ in found):
+            opening = _quoted(self.text[s0:s1], start - s0, end - s0)
             if opening is not None:
-                found[Status.ATTRIBUTED] = (s0 + opening, s0 + opening + 1)
+                cue = (_ATTRIBUTED, s0 + opening, s0 + opening + 1)
+                found = tuple(sorted((*found, cue), key=lambda c: _RANK[c[0]]))
+        return found
 
-        return tuple((status, found[status][0] - s0, found[status][1] - s0) for status in _PRIORITY if status in found)
+
+_RANK = {status: rank for rank, status in enumerate(_PRIORITY)}
+_ATTRIBUTED = Status.ATTRIBUTED
+# A walk that measured no distance depends on the phrases' table entries and the hit's slot
+# alone: kept for every text by that shape, as (status, index of the phrase). Sentences
+# of a kind ("... no ... HIT ...") recur across texts, so most hits walk nothing.
+_Picks = tuple[tuple[Status, int], ...]
+_SHAPES: dict[tuple[tuple[int, ...], int], _Picks] = {}
+_SHAPES_SIZE = 4096
+
+
+def _placed(phrases: list[_Found], picks: _Picks) -> Cues:
+    """Picks of a walk as cues in text offsets."""
+    if not picks:
+        return ()
+    return tuple((status, phrases[i][0], phrases[i][1]) for status, i in picks)
+
+
+def _slot(phrases: list[_Found], start: int) -> int:
+    """How many of `phrases` (resolved, none overlapping the hit) end before the hit."""
+    return bisect_right([p[1] for p in phrases], start)
+
+
+def _walk(text: str, phrases: list[_Found], slot: int, start: int, end: int) -> tuple[_Picks, bool]:
+    """The cues of the hit text[start:end] among resolved `phrases`, the first `slot` of
+    them before it, as (status, index of its phrase); and whether the answer measured
+    the distance to the hit.
+
+    Walk outwards from the hit on each side: the nearest trigger wins, and a stop blocks
+    its status for everything further away."""
+    found: dict[Status, int] = {}
+    cancelled: set[Status] = set()
+    found_before: set[Status] = set()
+    measured = False
+    for side, order in ((0, range(slot - 1, -1, -1)), (1, range(slot, len(phrases)))):
+        if side == 1:
+            found_before = set(found)
+        blocked: set[Status] = set()
+        for i in order:
+            if len(blocked) + len(found) == _STATUSES:
+                break  # every status is settled on this side (the two never share one)
+            p_start, p_end, entries = phrases[i]
+            for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
+                if status in blocked:
+                    continue
+                if window < 0:  # "since this morning" right after the hit: it is current
+                    measured = True
+                    if _near(text, end, p_start, -window):
+                        cancelled.add(status)
+                    continue
+                if status in found:
+                    continue
+                if stops:
+                    blocked.add(status)
+                    continue
+                if window != _UNBOUNDED:
+                    measured = True
+                    gap = text[p_end:start] if side == 0 else text[end:p_start]
+                    if len(_WORDS(gap)) > window or _CLAUSE_MARK(gap):
+                        continue
+                found[status] = i
+    for status in cancelled & found_before:  # a cue after the hit ("but she used to") stands
+        found.pop(status, None)
+    if len(found) < 2:
+        return tuple(found.items()), measured
+    return tuple((status, found[status]) for status in _PRIORITY if status in found), measured
+
+
+def as_assessment(text: str, found: Cues) -> ContextAssessment:
+    """Cues as `TextContext.cues` gives them, with their words, as an assessment."""
+    if not found:
+        return _NO_CUES
+    return ContextAssessment(cues=tuple(Cue(status, text[a:b], a, b) for status, a, b in found))
 
 
 def _near(text: str, end: int, phrase_start: int, words: int) -> bool:

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Callable
 from threading import Lock
 
 from redline.policy.building import collector_paused
 from redline.policy.schema import Policy
 from redline.policy.topics import about_others, derive_topics
 from redline.policy.clauses import rule_clauses
-from redline.screen.analysis import SharedContext, TextAnalysis
-from redline.screen.context import names_another_person
+from redline.screen.analysis import TextAnalysis
+from redline.screen.context import Cues, names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
-from redline.screen.normalize import Shadow
 from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors.base import Detector
-from redline.types import Cue, Finding, Severity, Status
+from redline.types import Finding, Severity, Status
 
 _CACHE_SIZE = 32
 # Once a rule has fired this often, its further hits cannot change the outcome: they
@@ -32,6 +33,9 @@ _CACHE_SIZE = 32
 # layer's bounded cost per hit (TextContext: nearest phrases only, one assessment per
 # sentence shape). Decisions keep fewer still (decide/caps.py).
 MAX_FIRED_PER_RULE = 40
+# Below one hit per this many characters the context reads each hit's sentence alone
+# (TextContext, few), above it the whole text once: where the two cost the same.
+_CHARS_PER_HIT = 200
 MAX_SUPPRESSED_PER_RULE = 40  # suppressed hits kept as records; the rest are only counted
 _DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "flag": Severity.FLAG}
 DETECTOR_NAMES = ("credentials", "pii", "technical_content")
@@ -143,15 +147,22 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     """One finding per place and rule: a finding inside a longer one of the same rule goes."""
     if len(findings) < 2:
         return findings
-    findings.sort(key=lambda f: (f.rule, f.start, -f.end))
+    if len({f.rule for f in findings}) == len(findings):  # one finding per rule: none to drop
+        findings.sort(key=_PLACE)
+        return findings
+    findings.sort(key=_END, reverse=True)  # by rule and start, the longest first (stable sorts)
+    findings.sort(key=_RULE_START)
     kept: list[Finding] = []
     for finding in findings:
         last = kept[-1] if kept else None
         if last is not None and last.rule == finding.rule and finding.end <= last.end:
             continue
         kept.append(finding)
-    kept.sort(key=lambda f: (f.start, f.rule))
+    kept.sort(key=_PLACE)
     return kept
+
+
+_PLACE, _RULE_START, _END = attrgetter("start", "rule"), attrgetter("rule", "start"), attrgetter("end")
 
 
 class CompiledScreen:
@@ -180,30 +191,48 @@ class CompiledScreen:
     def run(self, analysis: TextAnalysis) -> ScreenResult:
         shadow = analysis.shadow
         hits = self.matcher.scan(shadow.text, analysis.keyed)
-        hits.sort(key=lambda h: (h.start, h.rule))
+        hits.sort(key=_HIT_ORDER)
         findings, allowed = self._detect(analysis)
         detected = len(findings) + len(allowed)
         if not hits:
             return ScreenResult(tuple(findings), tuple(allowed), detected)
-        context = analysis.context(many=len(hits) > 3)
+        # a pass over the whole text pays where hits are dense; a long text with a hit here
+        # and there costs less one sentence at a time (a megabyte: 40 ms of passes)
+        many = len(hits) > 3 and len(hits) * _CHARS_PER_HIT > len(shadow.text)
+        cues = analysis.context(many=many).cues
+        rules, negative = self.rules, self._negative
+        span = None if shadow.identity else shadow.span
+        original = shadow.original
         fired: list[Finding] = []
         suppressed: list[Finding] = []
         fired_by_rule: dict[int, int] = {}
         quiet_by_rule: dict[int, int] = {}
         unassessed = unrecorded = 0
         for hit in hits:
-            if fired_by_rule.get(hit.rule, 0) >= MAX_FIRED_PER_RULE:
+            index = hit.rule
+            count = fired_by_rule.get(index, 0)
+            if count >= MAX_FIRED_PER_RULE:
                 unassessed += 1
                 continue
-            rule = self.rules[hit.rule]
-            suppress = self._negative.get((hit.rule, hit.term), rule.suppress) if self._negative else rule.suppress
-            blocking, cue = self._status(context, hit, suppress)
+            rule = rules[index]
+            suppress = negative.get((index, hit.term), rule.suppress) if negative else rule.suppress
+            if hit.parts:
+                blocking, cue = _status(cues, hit.parts, suppress)
+            else:
+                found = cues(hit.start, hit.end)
+                blocking = cue = None
+                if found:
+                    cue = found[0]
+                    for status, a, b in found:
+                        if status in suppress:
+                            blocking = cue = (status, a, b)
+                            break
             if blocking is None:
-                fired_by_rule[hit.rule] = fired_by_rule.get(hit.rule, 0) + 1
-                fired.append(self._finding(shadow, hit, rule, cue))
-            elif quiet_by_rule.get(hit.rule, 0) < MAX_SUPPRESSED_PER_RULE:
-                quiet_by_rule[hit.rule] = quiet_by_rule.get(hit.rule, 0) + 1
-                suppressed.append(self._finding(shadow, hit, rule, blocking))
+                fired_by_rule[index] = count + 1
+                fired.append(_finding(original, span, hit, rule, cue))
+            elif quiet_by_rule.get(index, 0) < MAX_SUPPRESSED_PER_RULE:
+                quiet_by_rule[index] = quiet_by_rule.get(index, 0) + 1
+                suppressed.append(_finding(original, span, hit, rule, blocking))
             else:
                 unrecorded += 1
         # where a rule both fired and was set aside at one place, it fired
@@ -217,45 +246,6 @@ class CompiledScreen:
         findings.extend(fired)
         return ScreenResult(tuple(findings), tuple(allowed) + tuple(suppressed), len(hits) + detected,
                             unassessed, unrecorded)
-
-    @staticmethod
-    def _status(context: SharedContext, hit: RawHit, suppress: frozenset[Status]) -> tuple[Cue | None, Cue | None]:
-        """(the cue that sets the hit aside, or None; the first cue found, for the record).
-
-        A two-word topic is set aside when either of its words is: both stand in one
-        clause, so a negation of one ("we have not WAIVED the fee") is a negation of both.
-        The other word is never its cue ("DENIED your claim")."""
-        parts = hit.parts or ((hit.start, hit.end),)
-        first: Cue | None = None
-        for index, (start, end) in enumerate(parts):
-            others = parts[:index] + parts[index + 1 :]
-            assessment = context.assess(start, end, others)
-            blocking = assessment.first(suppress) if suppress else None
-            if blocking is not None:
-                return blocking, blocking
-            if first is None and assessment.cues:
-                first = assessment.cues[0]
-        return None, first
-
-    @staticmethod
-    def _finding(shadow: Shadow, hit: RawHit, rule: RuleSpec, cue: Cue | None) -> Finding:
-        original = shadow.original
-        start, end = shadow.span(hit.start, hit.end)
-        cue_text = None
-        if cue is not None:
-            cue_start, cue_end = shadow.span(cue.start, cue.end)
-            cue_text = original[cue_start:cue_end]
-        return Finding(
-            rule=rule.id,
-            severity=rule.severity,
-            start=start,
-            end=end,
-            text=original[start:end],
-            status=cue.status if cue is not None else Status.AFFIRMED,
-            cue=cue_text,
-            term=hit.term,
-            pattern=hit.pattern,
-        )
 
     def _detect(self, analysis: TextAnalysis) -> tuple[list[Finding], list[Finding]]:
         """Detector findings, and those set aside by the policy's allow list: a key is a
@@ -296,6 +286,44 @@ class CompiledScreen:
                         )
                     )
         return findings, allowed
+
+
+_HIT_ORDER = attrgetter("start", "rule")
+_Cue = tuple[Status, int, int]
+
+
+def _status(
+    cues: Callable[[int, int, tuple[tuple[int, int], ...]], Cues], parts: tuple[tuple[int, int], ...],
+    suppress: frozenset[Status],
+) -> tuple[_Cue | None, _Cue | None]:
+    """(the cue that sets a two-word hit aside, or None; the first cue found, for the record).
+
+    It is set aside when either of its words is: both stand in one clause, so a negation
+    of one ("we have not WAIVED the fee") is a negation of both. The other word is never
+    its cue ("DENIED your claim")."""
+    first: _Cue | None = None
+    for index, (start, end) in enumerate(parts):
+        found = cues(start, end, parts[:index] + parts[index + 1 :])
+        for cue in found:
+            if cue[0] in suppress:
+                return cue, cue
+        if first is None and found:
+            first = found[0]
+    return None, first
+
+
+def _finding(
+    original: str, span: Callable[[int, int], tuple[int, int]] | None, hit: RawHit, rule: RuleSpec, cue: _Cue | None
+) -> Finding:
+    """A hit as a finding in the original's offsets (`span` maps them; None: the same)."""
+    start, end = span(hit.start, hit.end) if span is not None else (hit.start, hit.end)
+    cue_text = None
+    if cue is not None:
+        cue_start, cue_end = span(cue[1], cue[2]) if span is not None else (cue[1], cue[2])
+        cue_text = original[cue_start:cue_end]
+    # positional: a frozen dataclass's keyword call costs twice as much, once per hit
+    return Finding(rule.id, rule.severity, start, end, original[start:end],
+                   cue[0] if cue is not None else Status.AFFIRMED, cue_text, "screen", None, hit.term, hit.pattern)
 
 
 _cache: OrderedDict[str, CompiledScreen] = OrderedDict()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import ahocorasick_rs
 import re2
@@ -69,10 +69,11 @@ class RuleSpec:
     topics: tuple[Topic, ...] = ()  # derived from the rule's text when it gives no terms
 
 
-@dataclass(frozen=True, slots=True)
-class RawHit:
+class RawHit(NamedTuple):
     """A match in shadow offsets, before context. A two-word topic's hit spans both words
-    and lists the span of each in `parts` (the words between them may hold a cue)."""
+    and lists the span of each in `parts` (the words between them may hold a cue).
+
+    A named tuple, not a dataclass: one is made per match, and a tuple costs a third."""
 
     rule: int
     start: int
@@ -80,6 +81,10 @@ class RawHit:
     term: str
     pattern: bool = False
     parts: tuple[tuple[int, int], ...] = ()
+
+
+# A hit per match of a term: the tuple's own constructor, not the named tuple's Python one
+_new_hit = tuple.__new__
 
 
 def topic_keys(unit: str) -> set[str]:
@@ -153,7 +158,7 @@ class Matcher:
                 # the key's leading space sits at keyed[start] = shadow[start - 1]
                 for rule, term, slot, slots in owners[key_index]:
                     if slots == 1:
-                        hits.append(RawHit(rule, start, end - 2, term))
+                        hits.append(_new_hit(RawHit, (rule, start, end - 2, term, False, ())))
                     else:
                         halves.setdefault((rule, term), []).append((start, end - 2, slot))
             for (rule, term), found in halves.items():
