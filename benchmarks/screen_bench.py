@@ -15,7 +15,7 @@ function words, sentences ending in . ? !, paragraph breaks) and rules with one 
 where it is planted: one per draft on average, a third of them after a negation cue.
 Per draft the three methods run interleaved (order rotated); p50/p99 from perf_counter_ns.
 The naive loop lowercases once, then `[t for t in terms if t in low]` (the stricter baseline).
-On dense drafts a "floor" runs too: normalization, the matcher's scan, one Finding per hit
+On dense drafts a "no-context" check runs too: normalization, the matcher's scan, one Finding per hit
 and the Decision, no context at all, so the cost of the context layer reads apart.
 """
 
@@ -286,7 +286,7 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
     screen = gate._screen
 
     def run_floor(text: str) -> object:
-        """What a check costs with no context at all: normalization, the matcher's scan,
+        """A check with no context at all: normalization, the matcher's scan,
         one Finding per hit, the outcome and the Decision (what no screen can skip)."""
         shadow = normalize(text)
         found = tuple(engine._finding(text, None if shadow.identity else shadow.span, hit, screen.rules[hit.rule], None)
@@ -399,7 +399,7 @@ def markdown(rows: dict[int, dict], checks: list[tuple[str, bool, str]]) -> str:
                      f"+{r['compile']['rss_peak_mb']:.1f} MB; drafts {r['draft_chars_mean']:.0f} chars, "
                      f"per draft {r['findings_per_draft']:.2f} findings + {r['suppressed_per_draft']:.2f} "
                      f"suppressed (raw scan hits {r['raw_hits_per_draft']:.2f}); dense drafts "
-                     f"{r['dense_hits_per_draft']:.1f} findings+suppressed; dense floor (no context: normalize, "
+                     f"{r['dense_hits_per_draft']:.1f} findings+suppressed; dense, no context (normalize, "
                      f"scan, findings, decision) p50 {r['floor_dense']['p50']:.1f} µs = "
                      f"{r['floor_dense']['p50'] / r['raw_dense']['p50']:.2f}x raw")
     for n, y in ((n, r["compile"]["yaml"]) for n, r in rows.items() if "yaml" in r["compile"]):
