@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--max-fp", type=float, default=0.05)
     args = parser.parse_args()
-    judge = EmbeddingJudge(packaged_model_files(), model_name="packaged", threshold=0.0)
+    judge = EmbeddingJudge(packaged_model_files(), model_name="packaged", threshold=0.0, int8=True)
     scores: dict[str, list[float]] = {"hit": [], "near_miss": [], "negated": []}
     for line in args.corpus.read_text().splitlines():
         row = json.loads(line)

@@ -86,6 +86,32 @@ def test_policy_examples_teach_it_new_wordings(judge: EmbeddingJudge) -> None:
     assert plain.rationale != learned.rationale
 
 
+def test_the_packaged_model_runs_its_int8_weights_as_int8_close_to_the_float_run(gate: Gate) -> None:
+    assert gate.judge is not None
+    int8 = gate.judge.inner  # type: ignore[attr-defined]
+    assert isinstance(int8, EmbeddingJudge) and int8.int8_products == 36  # 6 layers x (q, k, v, out, 2 ffn)
+    float_run = EmbeddingJudge(packaged_model_files(), model_name="float")
+    assert float_run.int8_products == 0
+    texts = ["We'll put the money back on your card by Friday.", "Your invoice is attached.",
+             "It feels like an elephant is sitting on my chest and my left arm is numb."]
+    a, b = int8.embed(texts), float_run.embed(texts)
+    cosines = (a * b).sum(axis=1)
+    assert cosines.min() >= 0.98 and not (a == b).all()
+
+
+def test_a_repeated_sentence_is_embedded_once(judge: EmbeddingJudge, monkeypatch: pytest.MonkeyPatch) -> None:
+    rule = JudgeRule("billing:no-refund-promise", "Never promise a refund.", Severity.BLOCK, terms=("refund",))
+    judge.examples(rule)  # its example vectors, before the spy
+    seen: list[list[str]] = []
+    real = judge.embed
+    monkeypatch.setattr(judge, "embed", lambda texts: seen.append(list(texts)) or real(texts))
+    text = "Thanks for waiting. We'll put the money back on your card.\nThanks for waiting. We'll put the money back on your card."
+    verdict = judge.judge(text, [rule]).verdicts[0]
+    assert seen == [["Thanks for waiting.", " We'll put the money back on your card."]]
+    assert verdict.verdict is Verdict.VIOLATES
+    assert verdict.evidence[0].start == text.index(" We'll")  # the first copy
+
+
 def test_a_model_folder_next_to_the_policy_loads(tmp_path: Path) -> None:
     folder = tmp_path / "models" / "minilm"
     folder.mkdir(parents=True)

@@ -1,9 +1,10 @@
 """The embedding judge: a local sentence-embedding model, run by onnxruntime.
 
 `judge: {kind: embedding, model: DIR}` loads `DIR/model.onnx` and `DIR/tokenizer.json`
-(any BERT-style sentence encoder exported to ONNX); without `model`, the packaged
-all-MiniLM-L6-v2 (int8) of `redline[embedding-model]` is used, after its files' sha256
-are checked against the pins below. Nothing is downloaded.
+(any BERT-style sentence encoder exported to ONNX), run as it is; without `model`, the
+packaged all-MiniLM-L6-v2 (int8) of `redline[embedding-model]` is used, after its files'
+sha256 are checked against the pins below, with its int8 weights multiplied as int8
+(`onnx_int8`: the threshold was calibrated on that run). Nothing is downloaded.
 
 Each rule gets example phrases: its topics, the everyday wordings the paraphrase lexicon
 lists for them, and the policy's `examples:`. A text (and each of its sentences) is
@@ -37,6 +38,7 @@ from redline.judges.base import (
     Verdict,
 )
 from redline.judges.heuristic import topic_wordings
+from redline.judges.onnx_int8 import int8_matmuls
 
 # Calibrated on the rules corpus (benchmarks/embedding_calibration.py, docs/judges.md):
 # the lowest similarity at which at most 5% of near-miss drafts are raised.
@@ -72,6 +74,11 @@ def packaged_model_files() -> dict[str, Path]:
     """The packaged model's files, each checked against its pinned sha256."""
     import importlib.util
 
+    if importlib.util.find_spec("onnx") is None:  # int8_matmuls edits the graph with it
+        raise PolicyError(
+            "the packaged embedding model needs onnx. Fix: pip install 'redline[embedding-model]'",
+            key="judge.model",
+        )
     files: dict[str, Path] = {}
     for name, (module, inner, pinned) in PACKAGED_FILES.items():
         spec = importlib.util.find_spec(module)
@@ -107,7 +114,15 @@ class EmbeddingJudge:
     name = "embedding"
     reads_context = False
 
-    def __init__(self, files: Mapping[str, Path], *, model_name: str, threshold: float = DEFAULT_THRESHOLD) -> None:
+    def __init__(
+        self,
+        files: Mapping[str, Path],
+        *,
+        model_name: str,
+        threshold: float = DEFAULT_THRESHOLD,
+        int8: bool = False,
+        threads: int = 1,
+    ) -> None:
         import numpy
         import onnxruntime
         from tokenizers import Tokenizer
@@ -119,12 +134,16 @@ class EmbeddingJudge:
         # One thread, no spin-waiting: measured on 2 busy cores, a second thread doubled the
         # median (20 ms against 10) and spinning added to the tail; concurrent checks use
         # the other cores instead.
-        options.intra_op_num_threads = 1
+        options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = onnxruntime.InferenceSession(
-            str(files["model.onnx"]), options, providers=["CPUExecutionProvider"]
-        )
+        # int8: the packaged model's int8-stored weights multiplied as int8, 2-2.5x less CPU
+        # than the float products onnxruntime would fold them into (onnx_int8.py)
+        model: str | bytes = str(files["model.onnx"])
+        self.int8_products = 0
+        if int8:
+            model, self.int8_products = int8_matmuls(files["model.onnx"].read_bytes())
+        self._session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(files["tokenizer.json"]))
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
@@ -137,7 +156,7 @@ class EmbeddingJudge:
         threshold = settings.get("threshold") or DEFAULT_THRESHOLD
         model = settings.get("model")
         if model is None:
-            return cls(packaged_model_files(), model_name=PACKAGED_NAME, threshold=threshold)
+            return cls(packaged_model_files(), model_name=PACKAGED_NAME, threshold=threshold, int8=True)
         folder = Path(str(model)).expanduser()
         if not folder.is_absolute() and policy_dir is not None:
             folder = policy_dir / folder
@@ -174,7 +193,12 @@ class EmbeddingJudge:
     def judge(
         self, text: str, rules: Sequence[JudgeRule], context: JudgeContext | None = None
     ) -> JudgeVerdict:
-        spans = segments(text) if text.strip() else []
+        # a sentence that repeats (a sign-off, a pasted line) is embedded once: its copies
+        # score the same, and the first one is the evidence either way
+        first: dict[str, tuple[int, int]] = {}
+        for start, end in segments(text) if text.strip() else []:
+            first.setdefault(text[start:end].strip(), (start, end))
+        spans = list(first.values())
         if not spans:
             return JudgeVerdict(self.name, self.model, CallStatus.OK, tuple(
                 RuleVerdict(r.id, Verdict.CLEAR, 0.5, "empty text") for r in rules))

