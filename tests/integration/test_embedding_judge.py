@@ -131,6 +131,15 @@ def test_a_packaged_file_that_is_not_the_pinned_one_is_refused(monkeypatch: pyte
         packaged_model_files()
 
 
+def test_the_packaged_model_without_onnx_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnx" else real(name, *a))
+    with pytest.raises(PolicyError, match=r"needs onnx.*redline\[embedding-model\]"):
+        packaged_model_files()
+
+
 def test_a_broken_model_folder_fails_at_build_not_at_check(tmp_path: Path) -> None:
     (tmp_path / "model.onnx").write_bytes(b"not an onnx file")
     (tmp_path / "tokenizer.json").write_text("{}")
