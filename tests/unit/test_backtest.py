@@ -279,7 +279,7 @@ def test_each_worker_process_compiles_its_gates_once_whatever_the_number_of_chun
 ) -> None:  # fmt: skip
     import os
 
-    from redline.backtest import worker
+    from redline.backtest import local, worker
 
     built = tmp_path / "built.txt"
     real = worker.Gate
@@ -290,6 +290,7 @@ def test_each_worker_process_compiles_its_gates_once_whatever_the_number_of_chun
         return real(policy)
 
     monkeypatch.setattr(worker, "Gate", counted)
+    monkeypatch.setattr(local, "start_method", lambda: "fork")  # the children inherit the patch
     path, _ = corpus
     old, new = backtest_policies
     result = run_backtest(new, path, baseline=old, workers=2, chunk_lines=30)  # 30 chunks
@@ -333,3 +334,37 @@ def test_a_model_judge_is_named_as_calls_to_its_server_and_a_judge_never_called_
     assert "billed and rate-limited" in note
     never = base.model_copy(update={"judge": base.judge.model_copy(update={"kind": "openai", "model": "m", "when": "never"})})
     assert _judge_note("baseline", never) is None and _judge_note("baseline", None) is None
+
+
+def test_a_process_with_other_threads_starts_its_workers_without_forking_itself(
+    corpus: tuple[Path, list[dict[str, Any]]], backtest_policies: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A fork copies the locks other threads hold, never the threads that would release
+    them: a worker forked from a Ray driver hung. One thread: fork; more: a fork server."""
+    import subprocess
+    import sys
+    import threading
+
+    from redline.backtest.local import start_method
+
+    alone = subprocess.run([sys.executable, "-c", "from redline.backtest.local import start_method; print(start_method())"],
+                           capture_output=True, text=True, check=True)
+    assert alone.stdout.strip() == "fork"
+    with_ray = subprocess.run([sys.executable, "-c", "import sys, types; sys.modules['ray'] = types.ModuleType('ray'); "
+                               "from redline.backtest.local import start_method; print(start_method())"],
+                              capture_output=True, text=True, check=True)
+    assert with_ray.stdout.strip() == "forkserver"
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        assert start_method() == "forkserver"
+        path, _ = corpus
+        old, new = backtest_policies
+        one = run_backtest(new, path, baseline=old, workers=1, out=tmp_path / "one.jsonl", chunk_lines=64)
+        two = run_backtest(new, path, baseline=old, workers=2, out=tmp_path / "two.jsonl", chunk_lines=64)
+    finally:
+        release.set()
+        other.join()
+    assert json.dumps(one.report) == json.dumps(two.report)
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
