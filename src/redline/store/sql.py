@@ -23,7 +23,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import ColumnElement, String, cast, func, insert, or_, select, text, update
+from sqlalchemy import ColumnElement, String, cast, func, or_, select, text, update
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -43,6 +43,7 @@ from redline.store.errors import (
 )
 from redline.store.models import DecisionRecord, QueueItemRecord
 from redline.store.records import AuditRow, Page, PendingRecord, QueueItem, QueueStatus
+from redline.store.sql_insert import RowInsert
 from redline.store.sql_rows import (
     MAX_LIMIT,
     audit_row,
@@ -92,6 +93,11 @@ class AuditStore:
         self._clock = clock or (lambda: datetime.now(UTC))
         self.engine = _build_engine(self._url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # the audit writer's inserts, compiled once for this dialect (store/sql_insert.py)
+        self._row_insert = RowInsert(DecisionRecord.__table__, self.engine.dialect)  # type: ignore[arg-type]
+        self._item_insert = RowInsert(
+            QueueItemRecord.__table__, self.engine.dialect, ("decision_id", "created_at", "status", "draft_text")  # type: ignore[arg-type]
+        )
         self._checkpointer: _Checkpointer | None = None
         if self.backend == "sqlite" and not _in_memory(self._url):
             self._checkpointer = _Checkpointer(self.engine)
@@ -195,7 +201,7 @@ class AuditStore:
 
     def record_many(self, pending: Sequence[PendingRecord]) -> list[Exception | None]:
         """Write many decisions in ONE transaction (group commit): per entry, None once its
-        row is committed, else the error that kept it out. Core inserts, no ORM objects.
+        row is committed, else the error that kept it out. Driver-level inserts (`RowInsert`), no ORM objects.
 
         When the batch fails (a retried decision id, a refusing database), each entry is
         tried alone with `record`, so that one bad row costs no other its answer."""
@@ -240,9 +246,9 @@ class AuditStore:
         for attempt in (1, 2):
             try:
                 with self.engine.begin() as conn:
-                    conn.execute(insert(DecisionRecord), rows)
-                    if items:  # after the rows they reference, in the same transaction
-                        conn.execute(insert(QueueItemRecord), items)
+                    self._row_insert.execute(conn, rows)
+                    # after the rows they reference, in the same transaction
+                    self._item_insert.execute(conn, items)
                 return
             except IntegrityError:
                 raise

@@ -108,6 +108,7 @@ def _build_engine(url: URL) -> Engine:
                 pool_size=POOL_SIZE,
                 max_overflow=POOL_OVERFLOW,
                 pool_pre_ping=False,
+                pool_use_lifo=True,  # see the SQLite engine below
                 connect_args={"connect_timeout": 10},
             )
             _recycle_read_only_connections(pg)
@@ -124,7 +125,12 @@ def _build_engine(url: URL) -> Engine:
         engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     else:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False})  # QueuePool
+        # A QueuePool, last in first out: the audit writer then gets the connection it used
+        # last, whose page cache is warm. First in first out, it alternated with the WAL
+        # checkpointer's connection, and each commit began by reading the B-tree pages
+        # of the table and its four indexes again (SQLite drops a connection's cache when
+        # another connection wrote).
+        engine = create_engine(url, connect_args={"check_same_thread": False}, pool_use_lifo=True)
         _recycle_read_only_connections(engine)
 
     @event.listens_for(engine, "connect")
