@@ -111,6 +111,35 @@ def test_an_event_built_from_the_callers_scrub_is_the_event_built_from_the_text(
     assert from_bytes.text_excerpt == given.text_excerpt and EMAIL not in from_bytes.text_excerpt
 
 
+@pytest.mark.parametrize(
+    ("decision", "text"),
+    [
+        (_decision(), "Your refund is approved."),
+        (_decision(1, context={"mode": "single-sender", "messages": 2, "text": "BODY"}, error=f"judge quoted {EMAIL}"),
+         f"Mail {EMAIL} today, key {AWS_KEY}. ☕"),
+        (_decision(2, review={"kind": "check", "pair_id": "pair-1f2e", "mode": "watch", "would_block": True}), "x"),
+        (_decision(3, layers={"judge": {"rationale": "quotes the draft", "label": "bad\ud800"}}), "lone \udc80 here"),
+        (_decision(4, findings=tuple(Finding(f"skill:r{n}", Severity.BLOCK, n, n + 3, "abc", Status.AFFIRMED, None) for n in range(400)),
+                   suppressed=tuple(Finding(f"s:r{n}", Severity.FLAG, n, n + 3, "abc", Status.NEGATED, "not") for n in range(300))),
+         "long " * 4000),
+    ],
+)  # fmt: skip
+def test_the_log_writes_the_line_of_the_event(tmp_path: Path, decision: Decision, text: str) -> None:
+    """DecisionLog.write builds its line from the event's fields without the event: the
+    same bytes as `event_from_decision(...).to_json_line()` (shrunk where that is too long)."""
+    from redline.store.decision_event import MAX_LINE_BYTES, shrink_event
+
+    log = DecisionLog(tmp_path / "log.jsonl")
+    assert log.write(decision, text)
+    written = (tmp_path / "log.jsonl").read_bytes()
+    event = event_from_decision(decision, text, now=json.loads(written)["time"])
+    expected = event.to_json_line().encode("utf-8")
+    if len(expected) > MAX_LINE_BYTES:
+        expected = shrink_event(event).to_json_line().encode("utf-8")
+    assert written == expected
+    assert json.loads(written)["schema_version"] == SCHEMA_VERSION
+
+
 def test_a_secret_straddling_character_200_is_masked_not_half_kept() -> None:
     text = "a" * 190 + " " + AWS_KEY + " tail"
     event = _line_of(_decision(), text)

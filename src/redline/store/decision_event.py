@@ -36,8 +36,18 @@ _BODY_KEYS = frozenset({"text", "texts", "messages", "body", "content", "rationa
 _PLAIN = re.compile(r"[A-Za-z_\-]{0,32}")
 
 
+# The few plain values the gate and the review flags repeat on every line, known plain
+# already: a set lookup instead of a pattern match for each (bounded: any string may come).
+_SEEN_PLAIN: set[str] = set()
+_SEEN_PLAIN_MAX = 4096
+
+
 def _clean_string(value: str) -> str:
+    if value in _SEEN_PLAIN:
+        return value
     if _PLAIN.fullmatch(value):
+        if len(_SEEN_PLAIN) < _SEEN_PLAIN_MAX:
+            _SEEN_PLAIN.add(value)
         return value
     return scrub(value).text[:MAX_STRING_CHARS]
 
@@ -138,12 +148,19 @@ class DecisionEventV1:
     def to_json_line(self) -> str:
         """One line of JSON that encodes as UTF-8 whatever it holds: a lone surrogate
         (which UTF-8 cannot carry) makes the whole line ASCII, with `\\udXXX` escapes."""
-        line = json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
-        try:
-            line.encode("utf-8")
-        except UnicodeEncodeError:
-            return json.dumps(self.to_dict(), ensure_ascii=True, separators=(",", ":"), default=str) + "\n"
-        return line
+        return json_line(self.to_dict()).decode("utf-8")
+
+
+_LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+_ASCII_LINE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), default=str)
+
+
+def json_line(fields: dict[str, Any]) -> bytes:
+    """`fields` as one line of UTF-8 JSON (see `DecisionEventV1.to_json_line`)."""
+    try:
+        return (_LINE.encode(fields) + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the whole line in ASCII escapes
+        return (_ASCII_LINE.encode(fields) + "\n").encode("ascii")
 
 
 def review_event(
@@ -187,6 +204,17 @@ def event_from_decision(
 
     `scrubbed`: `scrub(text)` when the caller has it already (the audit excerpt is cut
     from the same result); used only when `text` is a str, else `text` is scrubbed here."""
+    fields = event_fields(decision, text, now=now, scrubbed=scrubbed)
+    del fields["schema_version"]
+    return DecisionEventV1(**fields)
+
+
+def event_fields(
+    decision: Decision, text: Any, *, now: str | None = None, scrubbed: Scrubbed | None = None
+) -> dict[str, Any]:
+    """The fields of `event_from_decision(...)`, in the order and shape of its `to_dict()`
+    (tuples where it has lists: the same JSON). The decision log writes a line from them
+    without building the event; `tests/unit/test_decision_log.py` holds the two equal."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
         scrubbed = None
@@ -194,30 +222,30 @@ def event_from_decision(
         text, scrubbed = "", None
     if scrubbed is None:
         scrubbed = scrub(text)
-    context = _metadata(decision.context) if decision.context is not None else None
-    return DecisionEventV1(
-        id=decision.id,
-        time=now or _utc_now(),
-        policy={"name": decision.policy_name, "hash": decision.policy_hash},
-        outcome=decision.outcome.value,
-        reason=decision.reason,
-        risk_level=decision.risk_level.value,
-        rules_fired=tuple(decision.rules_fired),
-        suppressed=tuple(
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": decision.id,
+        "time": now or _utc_now(),
+        "policy": {"name": decision.policy_name, "hash": decision.policy_hash},
+        "outcome": decision.outcome.value,
+        "reason": decision.reason,
+        "risk_level": decision.risk_level.value,
+        "rules_fired": tuple(decision.rules_fired),
+        "suppressed": tuple(
             {"rule": f.rule, "status": f.status.value, "cue": _metadata(f.cue)} for f in decision.suppressed
         ),
-        layers=_metadata(decision.layers),
-        context=context,
-        timings_ms={k: round(float(v), 4) for k, v in decision.timings_ms.items()},
-        text_chars=len(text),
-        text_excerpt=scrubbed.text[:EXCERPT_CHARS],
-        erased=tuple(e.to_dict() for e in scrubbed.erased[:MAX_ERASED]),
-        erased_total=len(scrubbed.erased),
-        error=_clean_string(decision.error) if decision.error is not None else None,
-        action=_metadata(decision.action.to_dict()) if decision.action is not None else None,
-        omitted=dict(decision.omitted),
-        review=_metadata(decision.review, ids=True) if decision.review is not None else None,
-    )
+        "layers": _metadata(decision.layers),
+        "context": _metadata(decision.context) if decision.context is not None else None,
+        "timings_ms": {k: round(float(v), 4) for k, v in decision.timings_ms.items()},
+        "text_chars": len(text),
+        "text_excerpt": scrubbed.text[:EXCERPT_CHARS],
+        "erased": tuple(e.to_dict() for e in scrubbed.erased[:MAX_ERASED]),
+        "erased_total": len(scrubbed.erased),
+        "error": _clean_string(decision.error) if decision.error is not None else None,
+        "action": _metadata(decision.action.to_dict()) if decision.action is not None else None,
+        "omitted": dict(decision.omitted),
+        "review": _metadata(decision.review, ids=True) if decision.review is not None else None,
+    }
 
 
 def shrink_event(event: DecisionEventV1) -> DecisionEventV1:

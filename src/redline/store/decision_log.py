@@ -28,7 +28,9 @@ from redline.store.decision_event import (
     MAX_LINE_BYTES,
     SCHEMA_VERSION,
     DecisionEventV1,
+    event_fields,
     event_from_decision,
+    json_line,
     shrink_event,
 )
 from redline.store.log_reader import (
@@ -107,25 +109,32 @@ class DecisionLog:
     def write(self, decision: Decision, text: Any, *, scrubbed: Scrubbed | None = None) -> bool:
         """Append the event for `decision`; False (and counted) when it could not be stored.
         `scrubbed`: `scrub(text)`, when the caller has it already."""
-        try:
-            event = event_from_decision(decision, text, scrubbed=scrubbed)
+        try:  # the line straight from the event's fields; the event itself only to shrink it
+            fields = event_fields(decision, text, scrubbed=scrubbed)
+            line = json_line(fields)
+            if len(line) > MAX_LINE_BYTES:
+                del fields["schema_version"]
+                line = json_line(shrink_event(DecisionEventV1(**fields)).to_dict())
         except Exception as exc:  # a malformed decision must not fail the check that made it
             with self._mutex:
                 return self._failed(f"cannot build the event: {type(exc).__name__}: {exc}")
-        return self.write_event(event)
+        return self._append(line)
 
     def write_event(self, event: DecisionEventV1) -> bool:
         """Append `event` (a decision's, or a review line such as a battery summary)."""
         try:
-            line = event.to_json_line().encode("utf-8")
+            line = json_line(event.to_dict())
             if len(line) > MAX_LINE_BYTES:
-                line = shrink_event(event).to_json_line().encode("utf-8")
+                line = json_line(shrink_event(event).to_dict())
         except Exception as exc:  # a malformed decision must not fail the check that made it
             with self._mutex:
                 return self._failed(f"cannot build the event: {type(exc).__name__}: {exc}")
+        return self._append(line)
+
+    def _append(self, line: bytes) -> bool:
         with self._mutex:
             try:
-                fd = self._descriptor()
+                fd, size = self._descriptor()
                 if self._failing:  # the failed write may have left half a line (a full disk)
                     line = self._after_torn(fd) + line
                 written = os.write(fd, line)  # ONE write: O_APPEND keeps lines of many processes whole
@@ -140,8 +149,9 @@ class DecisionLog:
             if self._failing:
                 self._failing = False
                 log.warning("decision log %s is writable again", self.path)
-            try:
-                if os.fstat(fd).st_size >= self.max_bytes:
+            try:  # the size seen before the write, plus the line (another process's line
+                # in between is caught by the next write, or by this check's next turn)
+                if size + written >= self.max_bytes:
                     self._rotate()
             except Exception as exc:  # the line is stored; only rotation failed
                 self._last_error = f"cannot rotate: {_describe(exc, self.path)}"
@@ -162,13 +172,14 @@ class DecisionLog:
             log.warning("decision log write failed, decisions are not being logged: %s", message)
         return False
 
-    def _descriptor(self) -> int:
-        """Our descriptor for `path`, re-opened when another process rotated or removed it."""
+    def _descriptor(self) -> tuple[int, int]:
+        """Our descriptor for `path`, re-opened when another process rotated or removed it,
+        and the file's size now (for rotation: one stat per line, no fstat after it)."""
         if self._fd is not None:
             try:  # one stat per line: the file our descriptor names never changes identity
                 current = os.stat(self.path)
                 if (current.st_ino, current.st_dev) == self._fd_id:
-                    return self._fd
+                    return self._fd, current.st_size
             except OSError:
                 pass
             self._close_fd()
@@ -180,7 +191,7 @@ class DecisionLog:
             raise
         self._fd, self._fd_id = fd, (mine.st_ino, mine.st_dev)
         self._end_torn_tail(fd)
-        return fd
+        return fd, mine.st_size
 
     @staticmethod
     def _end_torn_tail(fd: int) -> None:
