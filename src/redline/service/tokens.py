@@ -75,6 +75,8 @@ class Principal:
 class TokenRegistry:
     def __init__(self, tokens: Iterable[TokenHash]) -> None:
         self._entries = tuple((t.role, bytes.fromhex(t.sha256)) for t in tokens)
+        # each token's principal, made once: `identify` runs on every request
+        self._principals = tuple(Principal(role, f"{role.value}:{stored.hex()[:8]}") for role, stored in self._entries)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -87,7 +89,7 @@ class TokenRegistry:
         """The principal a token belongs to. Compares against every digest, whatever matches."""
         presented = hashlib.sha256(token.encode("utf-8", errors="surrogatepass")).digest()
         found: Principal | None = None
-        for role, stored in self._entries:
+        for (_, stored), principal in zip(self._entries, self._principals):
             if hmac.compare_digest(presented, stored) and found is None:
-                found = Principal(role, f"{role.value}:{stored.hex()[:8]}")
+                found = principal
         return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -92,8 +93,18 @@ def _metadata(value: Any, *, ids: bool = False) -> Any:
     return _clean_string(getattr(value, "value", None) or str(value))
 
 
+_second: tuple[int, str] = (-1, "")  # a whole second and its "YYYY-MM-DDTHH:MM:SS"
+
+
 def _utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Now, UTC, to the millisecond: `2025-01-31T12:00:00.123Z` (formatted once a second)."""
+    global _second
+    second, millis = divmod(time.time_ns() // 1_000_000, 1000)
+    known, prefix = _second  # one read of one tuple: never half of another thread's update
+    if known != second:
+        prefix = datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+        _second = (second, prefix)
+    return f"{prefix}.{millis:03d}Z"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ it back delayed the whole batch (up to the interpreter's switch interval, 5 ms, 
 from __future__ import annotations
 
 import json
+from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -47,10 +48,6 @@ def _json_bind(column_type: JSON, dialect: Dialect) -> _Convert:
     return convert
 
 
-def _identity(value: Any) -> Any:
-    return value
-
-
 class RowInsert:
     """`INSERT INTO table (columns) VALUES (…)` for many rows given as column dicts."""
 
@@ -67,21 +64,28 @@ class RowInsert:
         if unknown:  # a bind the rows cannot fill: a column default rendered as a parameter
             raise ValueError(f"cannot insert {table.name}: unexpected parameters {sorted(unknown)}")
         self._names = names
-        self._convert: dict[str, _Convert] = {}
-        for key in keys:
+        self._values = itemgetter(*names) if len(names) > 1 else lambda row: (row[names[0]],)
+        convert: list[tuple[int, _Convert]] = []  # (position, processor) of the columns that have one
+        for position, key in enumerate(names):
             column_type = table.columns[key].type
             if isinstance(column_type, JSON):
-                self._convert[key] = _json_bind(column_type, dialect)
+                convert.append((position, _json_bind(column_type, dialect)))
             else:
                 processor = column_type.dialect_impl(dialect).bind_processor(dialect)
-                self._convert[key] = processor or _identity
+                if processor is not None:
+                    convert.append((position, processor))
+        self._convert = tuple(convert)
+
+    def _row_values(self, row: Mapping[str, Any]) -> list[Any]:
+        values = list(self._values(row))
+        for position, processor in self._convert:
+            values[position] = processor(values[position])
+        return values
 
     def parameters(self, row: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
-        """The driver's parameters for one row (a missing column is NULL)."""
-        convert = self._convert
-        if self._positional:
-            return tuple(convert[name](row.get(name)) for name in self._names)
-        return {name: convert[name](row.get(name)) for name in self._names}
+        """The driver's parameters for one row, which holds every column named (None: NULL)."""
+        values = self._row_values(row)
+        return tuple(values) if self._positional else dict(zip(self._names, values))
 
     def execute(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Insert `rows` on `conn` (its transaction): one multi-row statement per chunk
@@ -100,7 +104,7 @@ class RowInsert:
                 continue
             flat: list[Any] = []
             for row in part:
-                flat.extend(self.parameters(row))
+                flat.extend(self._row_values(row))
             conn.exec_driver_sql(sql, tuple(flat))
 
     def _multi_row(self, count: int) -> str | None:
