@@ -254,6 +254,50 @@ def test_huge_and_unfinished_headers_are_cut_off(tmp_path: Path) -> None:
         assert server.health()[0] == 200
 
 
+def _responses(conn: socket.socket, count: int) -> list[tuple[bytes, bytes]]:
+    """`count` HTTP/1.1 responses (status line, body) read off `conn`, by Content-Length."""
+    buffer, found = b"", []
+    while len(found) < count:
+        head_end = buffer.find(b"\r\n\r\n")
+        if head_end >= 0:
+            head = buffer[:head_end].decode("latin-1")
+            length = int(re.search(r"(?im)^content-length: *(\d+)", head).group(1))  # type: ignore[union-attr]
+            if len(buffer) >= head_end + 4 + length:
+                found.append((head.split("\r\n", 1)[0].encode(), buffer[head_end + 4 : head_end + 4 + length]))
+                buffer = buffer[head_end + 4 + length :]
+                continue
+        chunk = conn.recv(65536)
+        assert chunk, f"the connection closed after {len(found)} of {count} responses"
+        buffer += chunk
+    return found
+
+
+def test_pipelined_requests_and_100_continue_are_answered_whole_and_in_order(tmp_path: Path) -> None:
+    """The head of each answer goes out with its body (one write): nothing reordered, held or lost."""
+    with _own_server(tmp_path) as server:
+        token = server.tokens["client"]
+        body = json.dumps({"policy": "example-support", "text": "Your order shipped today.", "confidence": 95}).encode()
+
+        def check(payload: bytes) -> bytes:
+            return (f"POST /v1/check HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n").encode() + payload  # fmt: skip
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+            conn.sendall(check(body) + b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + check(b"{not json"))
+            answers = _responses(conn, 3)
+        assert [status.split()[1] for status, _ in answers] == [b"200", b"200", b"422"]
+        assert json.loads(answers[0][1])["outcome"] == "execute"
+        assert json.loads(answers[1][1])["status"] in ("ok", "degraded")
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+            head = check(body)[: -len(body)]
+            conn.sendall(head.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n"))
+            assert conn.recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"  # sent before the body is read
+            conn.sendall(body)
+            [(status, answer)] = _responses(conn, 1)
+        assert status == b"HTTP/1.1 200 OK" and json.loads(answer)["outcome"] == "execute"
+
+
 # ---------------------------------------------------------------- 8, 12: the policies folder
 
 

@@ -75,8 +75,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._in_headers = False
         self._header_bytes = 0
         self._cancel_header_timer()
+        previous = self.cycle
         super().on_headers_complete()
-        if self.cycle is not None:
+        if self.cycle is not None and self.cycle is not previous:  # this request's own cycle
             self.cycle.transport = _OneWrite(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
