@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from fastapi.security.utils import get_authorization_scheme_param
 from pydantic import ValidationError
-from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from redline.service.errors import ApiError, error_response
@@ -49,10 +48,14 @@ class CheckShortcut:
             await self.app(scope, replay(body, receive), send)
             return
         try:
-            answer: Response = Response(await run_check(self.svc, request, role), media_type="application/json")
+            answer = await run_check(self.svc, request, role)
         except ApiError as exc:  # an unknown policy, a row not recorded: as the route's handler answers
-            answer = error_response(exc)
-        await answer(scope, receive, send)
+            await error_response(exc)(scope, receive, send)
+            return
+        # the head the route's Response(answer, media_type="application/json") sends
+        headers = [(b"content-length", str(len(answer)).encode()), (b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
 
     def _role(self, scope: Scope) -> Role | None:
         content_type = authorization = None

@@ -6,6 +6,8 @@ them. Run one worker per container behind the load balancer when the counts must
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -28,6 +30,7 @@ class Metrics:
             ("outcome", "policy"),
             registry=self.registry,
         )
+        self._check_counts: dict[tuple[str, str], Any] = {}  # labels() looked up once per pair
         self.latency = Histogram(
             "redline_check_latency_seconds",
             "Time to answer POST /v1/check: gate, decision log and audit write.",
@@ -73,6 +76,13 @@ class Metrics:
         self.audit_backlog = Gauge(
             "redline_audit_backlog", "Rows waiting for the audit writer now.", registry=self.registry
         )
+
+    def count_check(self, outcome: str, policy: str) -> None:
+        """One more check answered with `outcome` under `policy` (`redline_checks_total`)."""
+        child = self._check_counts.get((outcome, policy))
+        if child is None:  # outcomes are five and policies those served: the dict stays small
+            child = self._check_counts[(outcome, policy)] = self.checks.labels(outcome, policy)
+        child.inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

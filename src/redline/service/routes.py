@@ -128,7 +128,7 @@ async def run_check(svc: Service, body: CheckRequest, role: Role) -> bytes:
     else:
         entry = await run_in_threadpool(_check_and_prepare, svc, gate, body.text, context, body.confidence)
     decision = await svc.arecord(entry.decision, body.text, entry=entry)
-    svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
+    svc.metrics.count_check(decision.outcome.value, decision.policy_name)
     svc.metrics.latency.observe(perf_counter() - started)
     return decision_json(decision, role)
 

@@ -60,7 +60,7 @@ def decide(body: DecideRequest, request: Request, principal: Principal = Depends
             [{"loc": ("body", "input", *e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors]
         ) from exc
     decision = svc.record(decision, action_text(body.input))
-    svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
+    svc.metrics.count_check(decision.outcome.value, decision.policy_name)
     if principal.role is Role.CLIENT:
         return client_view(decision)
     return FullDecision.model_validate(decision.to_dict())

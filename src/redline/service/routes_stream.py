@@ -201,7 +201,7 @@ class _EventStream(Response):
         except ApiError as exc:
             alive = alive and await self._send(send, "error", exc.body.model_dump(exclude_none=True))
         else:
-            self.svc.metrics.checks.labels(decision.outcome.value, decision.policy_name).inc()
+            self.svc.metrics.count_check(decision.outcome.value, decision.policy_name)
             for event in finals:
                 if event.kind == "release":
                     alive = alive and await self._send(send, "release", event.to_dict())
