@@ -14,6 +14,7 @@ web server. Everything returned is a frozen dataclass; driver errors become
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,7 +24,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import ColumnElement, String, cast, func, or_, select, text, update
+from sqlalchemy import ColumnElement, Connection, String, cast, func, or_, select, text, update
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -93,6 +94,12 @@ class AuditStore:
         self._clock = clock or (lambda: datetime.now(UTC))
         self.engine = _build_engine(self._url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # The audit writer's connection, kept between its batches: a checkout and a check-in
+        # from the pool for each batch cost more than the batch's own statements. Dropped
+        # after any failure, so the next batch (or the retry) starts on a fresh one.
+        self._batch_lock = threading.Lock()
+        self._batch_conn: Connection | None = None
+        self._batch_pool = self.engine.pool  # the pool it came from (engine.dispose() makes a new one)
         # the audit writer's inserts, compiled once for this dialect (store/sql_insert.py)
         self._row_insert = RowInsert(DecisionRecord.__table__, self.engine.dialect)  # type: ignore[arg-type]
         self._item_insert = RowInsert(
@@ -142,6 +149,10 @@ class AuditStore:
         """Stop the checkpoint thread and close every pooled connection."""
         if self._checkpointer is not None:
             self._checkpointer.stop()
+        with self._batch_lock:
+            if self._batch_conn is not None:
+                self._batch_conn.close()
+                self._batch_conn = None
         self.engine.dispose()
 
     def ping(self) -> bool:
@@ -245,10 +256,23 @@ class AuditStore:
     def _insert_batch(self, rows: list[dict[str, Any]], items: list[dict[str, Any]]) -> None:
         for attempt in (1, 2):
             try:
-                with self.engine.begin() as conn:
-                    self._row_insert.execute(conn, rows)
-                    # after the rows they reference, in the same transaction
-                    self._item_insert.execute(conn, items)
+                with self._batch_lock:
+                    conn = self._batch_conn
+                    if conn is not None and self._batch_pool is not self.engine.pool:
+                        conn.close()  # the engine was disposed since: its pool is a new one
+                        conn = self._batch_conn = None
+                    if conn is None:
+                        conn = self._batch_conn = self.engine.connect()
+                        self._batch_pool = self.engine.pool
+                    try:
+                        with conn.begin():
+                            self._row_insert.execute(conn, rows)
+                            # after the rows they reference, in the same transaction
+                            self._item_insert.execute(conn, items)
+                    except BaseException:
+                        self._batch_conn = None
+                        conn.close()  # rolled back already; back to the pool, or discarded if invalid
+                        raise
                 return
             except IntegrityError:
                 raise
