@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from redline.store.errors import StoreError
-from redline.store.sql_rows import _is_clean, _walk_storable, check_storable
+from redline.store.sql_rows import _is_clean, _walk_storable, check_row_storable, check_storable
 
 # text that favours the characters at issue: NUL, lone surrogates, backslashes, `u0000`
 _chars = st.lists(st.sampled_from(["a", "\x00", "\ud800", "\udfff", "\\", "u0000", "é", "\u200b"]), max_size=6).map("".join)
@@ -34,6 +34,15 @@ def test_the_first_pass_refuses_exactly_what_the_walk_refuses(row: dict[str, Any
     walked = _verdict(_walk_storable, row)
     assert _verdict(check_storable, row) == walked
     assert _is_clean(row) is (walked is None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_chars, st.dictionaries(st.sampled_from(["id", "reason", "findings", "layers", "context"]), _values, max_size=5))
+def test_a_decisions_row_is_refused_exactly_as_the_whole_walk_refuses_it(text: str, row: dict[str, Any]) -> None:
+    """check_row_storable looks at the values only (the keys are column names): same verdict, same message."""
+    assert _verdict(lambda what, value, _: check_row_storable(what, text, row), None) == _verdict(
+        check_storable, {"text": text, **row}
+    )
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ from redline.store.sql_rows import (
     MAX_LIMIT,
     audit_row,
     check_limit,
-    check_storable,
+    check_row_storable,
     decision_record,
     decision_values,
     decode_cursor,
@@ -194,7 +194,7 @@ class AuditStore:
         """Write the audit row and, when `held`, a pending queue item holding `text`, in one
         transaction. Idempotent on `decision.id`: a retry is a no-op (the first write wins)."""
         now = self._clock()
-        check_storable(f"decision {decision.id!r}", {"text": text, **decision_values(decision, now, text_excerpt)})
+        check_row_storable(f"decision {decision.id!r}", text, decision_values(decision, now, text_excerpt))
         with self._guard("record"):
             for attempt in (1, 2):
                 # the first attempt may draw a connection that opened while the database was
@@ -224,7 +224,7 @@ class AuditStore:
         for index, entry in enumerate(pending):
             try:
                 row = decision_values(entry.decision, now, entry.text_excerpt)
-                check_storable(f"decision {entry.decision.id!r}", {"text": entry.text, **row})
+                check_row_storable(f"decision {entry.decision.id!r}", entry.text, row)
             except Exception as exc:  # this entry alone cannot be stored
                 results[index] = exc if isinstance(exc, StoreError) else StoreError(f"cannot record: {exc}")
                 continue

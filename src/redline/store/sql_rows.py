@@ -65,6 +65,13 @@ def check_storable(what: str, value: Any, where: str = "") -> None:
         _walk_storable(what, value, where)
 
 
+def check_row_storable(what: str, text: str, row: dict[str, Any]) -> None:
+    """`check_storable` of a decision's row (`decision_values`) and its full text. The first
+    pass looks at the values only: the row's keys are the table's column names."""
+    if not _is_clean([text, *row.values()]):
+        _walk_storable(what, {"text": text, **row}, "")
+
+
 def _clean_str(text: str) -> bool:
     if "\x00" in text:
         return False
