@@ -115,7 +115,7 @@ class AuditWriter:
             log.exception("the audit writer failed a batch of %d rows", len(batch))
             results = [exc] * len(batch)
         self.batches += 1
-        self.rows += sum(1 for r in results if r is None)
+        self.rows += results.count(None)
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
         for (_, waiter), result in zip(batch, results):
             if isinstance(waiter[0], threading.Event):
