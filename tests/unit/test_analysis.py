@@ -187,3 +187,14 @@ def test_a_shared_context_assesses_each_span_as_a_fresh_one(text: str, many: boo
     shared = TextAnalysis(text).context(many)
     for start, end, others in asks:
         assert shared.assess(start, end, others) == TextContext(shadow, many=many).assess(start, end, others)
+
+
+def test_an_analysis_read_by_one_policy_keeps_no_cues_by_span_and_decides_the_same() -> None:
+    from redline.screen.analysis import SharedContext
+
+    text = "I never approved a refund, but we will refund you if the card was charged twice."
+    single = TextAnalysis(text, shared=False)
+    assert type(single.context(False)) is TextContext and type(single.joined.context(True)) is TextContext
+    assert type(TextAnalysis(text).context(False)) is SharedContext
+    for gate in _GATES:
+        assert _stable(gate.check(TextAnalysis(text, shared=False))) == _stable(gate.check(TextAnalysis(text)))

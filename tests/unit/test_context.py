@@ -295,3 +295,37 @@ def test_sentence_ends_in_one_pass_are_those_found_one_by_one() -> None:
                 assert _sentence_end(text, pos) == nearest, (text, pos)
     long = "word " * 200 + ". next"  # no end within reach: cut at a space
     assert _sentence_end(long, 0) == long.rfind(" ", 0, _REACH)
+
+
+def test_literal_phrases_found_by_the_automaton_are_those_a_regex_alternation_finds() -> None:
+    """Literal trigger phrases (", we", ": no", ":") are found with an automaton and a tail
+    check; a regex alternation of them, longest first, with the same tail as a lookahead,
+    is the reference: the same phrases at the same offsets, on mixes of the phrases,
+    words that extend them, punctuation, digits, non-ASCII letters and white space."""
+    import random
+    import re
+
+    from redline.screen.context import _LITERAL_AUTOMATON, _LITERAL_ENTRIES, _find_literals
+
+    phrases = sorted((p for p, _, _ in _LITERAL_ENTRIES), key=len, reverse=True)
+    assert ", we" in phrases and ":" in phrases and ", i" in phrases
+    reference = re.compile("|".join(re.escape(p) + (r"(?!\w)" if p[-1].isalnum() else r"(?!\S)") for p in phrases))
+    entries = {p: e for p, e, _ in _LITERAL_ENTRIES}
+    words = ("it", "i", "the", "patient", "no", "none", "ve", "for", "05", "14", "_x", "é", "ünï", "ïb", "we've",
+             "it's", "and", "have", "been", "日本", "x")
+    marks = (" ", "", ",", ":", "-", "--", "—", "–", "+", ")", "(", ".", "'", "_", "\n", "\t", "\u00a0", "\u2028",
+             "\u3000", "é", "1", "\U0001f389")
+    rng = random.Random(17)
+    checked = 0
+    for _ in range(4000):
+        parts = [rng.choice(phrases) if rng.random() < 0.4 else rng.choice(words if rng.random() < 0.5 else marks)
+                 for _ in range(rng.randint(1, 30))]
+        text = ("" if rng.random() < 0.5 else " ").join(parts)
+        expected = [(m.start() + 5, m.end() + 5, entries[m.group()]) for m in reference.finditer(text)]
+        found: list = []
+        matches = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
+        if matches:
+            _find_literals(text, 5, matches, found)
+        assert found == expected, text
+        checked += len(expected)
+    assert checked > 10_000  # the texts held phrases, not just misses

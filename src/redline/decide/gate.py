@@ -117,7 +117,7 @@ class Gate:
                     text = text.decode("utf-8", errors="replace")
                 if not isinstance(text, str):
                     raise TypeError(f"text must be str, not {type(text).__name__}")
-                analysis = TextAnalysis(text)
+                analysis = TextAnalysis(text, shared=False)  # this gate alone reads it
             if confidence is not None and not isinstance(confidence, (int, float)):
                 raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
             if confidence is not None and not 0 <= confidence <= 100:  # NaN fails this too

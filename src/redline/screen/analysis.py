@@ -59,10 +59,16 @@ class SharedContext:
 class TextAnalysis:
     """One text as the screen reads it, shared by every compiled policy that checks it."""
 
-    __slots__ = ("text", "_base", "_shadow", "_keyed", "_joined", "_symbols", "_visible", "_detected", "_contexts")
+    __slots__ = (
+        "text", "_shared", "_base", "_shadow", "_keyed", "_joined", "_symbols", "_visible", "_detected", "_contexts"
+    )
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, shared: bool = True) -> None:
+        """`shared=False`: one policy alone reads it (a plain `Gate.check`), so the context
+        layer's cues are not kept by span (about 1 µs a hit, paid back only by a second
+        policy); everything else is the same."""
         self.text = text
+        self._shared = shared
         self._base: TextAnalysis | None = None  # set on `joined`: the analysis it reads with symbols joined
         self._shadow: Shadow | None = None
         self._keyed: str | None = None
@@ -71,7 +77,7 @@ class TextAnalysis:
         self._visible: tuple[str, array[int] | None] | None = None
         # by detector object: a detector configured otherwise is another object
         self._detected: dict[Detector, tuple[Detection, ...]] = {}
-        self._contexts: dict[bool, SharedContext] = {}
+        self._contexts: dict[bool, SharedContext | TextContext] = {}
 
     @property
     def shadow(self) -> Shadow:
@@ -99,7 +105,7 @@ class TextAnalysis:
         """The reading with symbols inside words removed; its detectors read the same
         original text, so it shares this analysis' detector findings."""
         if self._joined is None:
-            self._joined = TextAnalysis(self.text)
+            self._joined = TextAnalysis(self.text, self._shared)
             self._joined._base = self
         return self._joined
 
@@ -121,10 +127,11 @@ class TextAnalysis:
             found = self._detected[detector] = tuple(detector.detect(self.visible[0]))
         return found
 
-    def context(self, many: bool) -> SharedContext:
+    def context(self, many: bool) -> SharedContext | TextContext:
         """The context layer over the shadow, built the way the screen asks (`many`: more
         than a few hits, so the whole text is scanned at once) and kept for the next policy."""
         context = self._contexts.get(many)
         if context is None:
-            context = self._contexts[many] = SharedContext(TextContext(self.shadow.text, many=many))
+            context = TextContext(self.shadow.text, many=many)
+            self._contexts[many] = context = SharedContext(context) if self._shared else context
         return context

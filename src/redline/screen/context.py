@@ -80,12 +80,12 @@ _QUOTES = (('"', '"'), ("\u201c", "\u201d"))
 # A phrase holds (entries when it precedes the hit, entries when it follows, is_pseudo).
 _Entry = tuple[bool, Status, int]
 _Phrase = tuple[list[_Entry], list[_Entry], bool]
+# A literal phrase: its text, its entries, and whether it ends in a letter or digit.
+_Literal = tuple[str, _Phrase, bool]
 
 
-def _load() -> tuple[
-    ahocorasick_rs.AhoCorasick, list[_Phrase], re.Pattern[str], dict[str, _Phrase]
-]:
-    """Read the trigger table: one automaton for word phrases, one regex for the rest.
+def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.AhoCorasick, list[_Literal]]:
+    """Read the trigger table: one automaton for word phrases, one for the literal rest.
 
     Each phrase gets two entry lists, one for when it stands before the hit (stops and
     forward triggers) and one for after it (stops and backward triggers).
@@ -125,18 +125,13 @@ def _load() -> tuple[
             slot[1].extend(after)
             slot[2].append(category in ("pseudo", "neutral"))
     phrases = list(words)
-    # Literal phrases (", we", ":") keep their punctuation. Grouped by first character so
-    # the regex engine scans for that character alone; the longest alternative first.
-    groups: dict[str, list[str]] = {}
-    for p in sorted(literal, key=len, reverse=True):
-        tail = r"(?!\w)" if p[-1].isalnum() else r"(?!\S)"  # ":" ends "x: y", not "14:05"
-        groups.setdefault(p[0], []).append(re.escape(p[1:]) + tail)
-    literal_re = re.compile("|".join(f"{re.escape(k)}(?:{'|'.join(v)})" for k, v in groups.items()))
     entries: list[_Phrase] = [(b, a, any(pseudo)) for b, a, pseudo in words.values()]
-    literal_entries: dict[str, _Phrase] = {
-        p: (b, a, any(pseudo)) for p, (b, a, pseudo) in literal.items()
-    }
-    return ahocorasick_rs.AhoCorasick(phrases), entries, literal_re, literal_entries
+    # Literal phrases (", we", ":") keep their punctuation and are found in the text as it
+    # is. A phrase ending in a letter or digit must not run into a word (", i" in ", it");
+    # one ending in punctuation needs white space or the end after it (":" ends "x: y",
+    # not "14:05"). `_find_literals` checks that tail.
+    literals: list[_Literal] = [(p, (b, a, any(pseudo)), p[-1].isalnum()) for p, (b, a, pseudo) in literal.items()]
+    return ahocorasick_rs.AhoCorasick(phrases), entries, ahocorasick_rs.AhoCorasick(list(literal)), literals
 
 
 def _expand(phrase: str) -> list[str]:
@@ -148,7 +143,7 @@ def _expand(phrase: str) -> list[str]:
     return [v for option in match.group(1).split("|") for v in _expand(head + option + tail) if v]
 
 
-_AUTOMATON, _ENTRIES, _LITERAL_RE, _LITERAL_ENTRIES = _load()
+_AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES = _load()
 
 
 def _ends_sentence(text: str, i: int) -> bool:
@@ -214,11 +209,9 @@ def _find_phrases(text: str, s0: int = 0) -> list[_Found]:
         (s0 + start, s0 + end - 2, _ENTRIES[index])  # without the padding
         for index, start, end in _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
     ]
-    first = _LITERAL_RE.search(text)  # most sentences hold none: no iterator for them
-    if first is not None:
-        found.extend(
-            (s0 + m.start(), s0 + m.end(), _LITERAL_ENTRIES[m.group()]) for m in _LITERAL_RE.finditer(text, first.start())
-        )
+    literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
+    if literal:
+        _find_literals(text, s0, literal, found)
     if len(found) > 1:  # by start, the longest first: two stable sorts, no key function per phrase
         found.sort(key=_END, reverse=True)
         found.sort(key=_START)
@@ -226,6 +219,30 @@ def _find_phrases(text: str, s0: int = 0) -> list[_Found]:
 
 
 _START, _END = itemgetter(0), itemgetter(1)
+
+
+def _find_literals(text: str, s0: int, matches: list[tuple[int, int, int]], found: list[_Found]) -> None:
+    """Add the literal phrases among `matches` (every occurrence, overlapping) to `found`:
+    from left to right, at each start the longest whose tail holds, none overlapping
+    another (what a regex alternation of them, longest first, finds). The automaton finds
+    the occurrences in C; sre tested each character of the text against a class."""
+    if len(matches) > 1:
+        matches.sort(key=_MATCH_END, reverse=True)  # then by start, the longest first
+        matches.sort(key=_MATCH_START)
+    size, after = len(text), 0
+    for index, start, end in matches:
+        if start < after:
+            continue  # inside the phrase just taken, or a shorter one at its start
+        _, entries, word_tail = _LITERAL_ENTRIES[index]
+        if end < size:
+            char = text[end]
+            if (char.isalnum() or char == "_") if word_tail else not char.isspace():
+                continue  # ", i" in ", it"; ":" in "14:05"
+        found.append((s0 + start, s0 + end, entries))
+        after = end
+
+
+_MATCH_END, _MATCH_START = itemgetter(2), itemgetter(1)
 
 
 def _resolve(phrases: list[_Found], spans: tuple[tuple[int, int], ...]) -> list[_Found]:
