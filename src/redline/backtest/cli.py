@@ -90,7 +90,13 @@ def _print_summary(report: dict[str, Any], run: dict[str, Any]) -> None:
     out.print(
         Text(
             f"{run['engine']} engine, {run['workers']} workers: {run['seconds']:.1f} s"
-            + (f", {per_s:,.0f} drafts/s after a start-up of {run['startup_s']:.1f} s" if per_s else ""),
+            + (f", {per_s:,.0f} drafts/s after a start-up of {run['startup_s']:.1f} s" if per_s else "")
+            + (
+                f" (the Ray Client server failed to start a server for the first "
+                f"{run['connect_attempts'] - 1} connection(s); connected at attempt {run['connect_attempts']})"
+                if run.get("connect_attempts", 1) > 1
+                else ""
+            ),
             style="dim",
         )
     )

@@ -29,6 +29,13 @@ from redline.errors import RedlineError
 _POLL_S = 0.1
 _WAIT_FOR_CPUS_S = 30.0
 _QUIET = ("ray", "ray.data", "ray.util.client")  # their INFO lines would bury the report
+# A Ray Client server starts one server process per connection; now and then that process
+# dies at its start (seen on loaded machines: it is forked from a gRPC thread of the proxy)
+# and the connection fails with "Initialization failure from server". A new connection gets
+# a new server process, so such a failure is tried again, a few times, before giving up.
+_CLIENT_START_FAILURE = "Initialization failure from server"
+_CLIENT_ATTEMPTS = 3
+_CLIENT_RETRY_S = 1.0
 
 
 def _ray() -> Any:
@@ -48,6 +55,7 @@ class Connection:
     joined: bool  # this run called ray.init: it stops the local cluster it started, or disconnects
     client: bool  # a Ray Client connection (ray://)
     cpus: int  # free CPUs found
+    attempts: int = 1  # Ray Client connections made to get this one (see _CLIENT_START_FAILURE)
 
 
 def connect(address: str | None, workers: int | None) -> Connection:
@@ -60,13 +68,14 @@ def connect(address: str | None, workers: int | None) -> Connection:
     options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING}
     joined = not ray.is_initialized()
     where = address or "a local Ray"
+    attempts = 1
     if not joined:
         where = "the Ray this process had initialized"
     elif address is not None and address != "local":
         if address.startswith("ray://"):  # a client takes no options for starting a cluster
             options = {"log_to_driver": False, "logging_level": logging.WARNING}
         try:
-            ray.init(address=address, **options)
+            attempts = _init(ray, address, options)
             where = "the Ray cluster running here" if address == "auto" else address
         except ConnectionError as exc:
             if address != "auto":
@@ -84,7 +93,24 @@ def connect(address: str | None, workers: int | None) -> Connection:
         if joined:
             ray.shutdown()
         raise RedlineError(f"{where} has no free CPU for a backtest actor (all {_total(ray)} are taken)")
-    return Connection(where, joined, client, free)
+    return Connection(where, joined, client, free, attempts)
+
+
+def _init(ray: Any, address: str, options: dict[str, Any]) -> int:
+    """`ray.init(address)`; a Ray Client connection whose server process failed to start is
+    made again (each attempt starts a new one), up to `_CLIENT_ATTEMPTS` in all. Returns the
+    attempts made."""
+    attempt = 1
+    while True:
+        try:
+            ray.init(address=address, **options)
+            return attempt
+        except ConnectionError as exc:
+            if not address.startswith("ray://") or _CLIENT_START_FAILURE not in str(exc) or attempt == _CLIENT_ATTEMPTS:
+                raise
+        ray.shutdown()  # nothing of the failed connection is kept
+        time.sleep(_CLIENT_RETRY_S * attempt)
+        attempt += 1
 
 
 def _total(ray: Any) -> int:

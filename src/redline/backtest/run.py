@@ -179,4 +179,4 @@ def _execute(
         ray_engine.disconnect(connection)
     # Ray builds its actors lazily, inside the run: start-up here is joining the cluster
     return {"engine": "ray", "workers": actors, "cluster": connection.address, "client": connection.client,
-            "startup_s": round(connected - started, 3), "work_s": time.perf_counter() - connected}  # fmt: skip
+            "connect_attempts": connection.attempts, "startup_s": round(connected - started, 3), "work_s": time.perf_counter() - connected}  # fmt: skip
