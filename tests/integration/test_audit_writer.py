@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,59 @@ def test_coroutines_wait_for_their_own_commit(store: AuditStore) -> None:
         writer.close()
     assert store.count() == 200
     assert writer.batches < 200  # they were committed together, not one by one
+
+
+class Sizes:
+    """The real store, noting the size of every batch it is given."""
+
+    def __init__(self, store: AuditStore) -> None:
+        self.store = store
+        self.sizes: list[int] = []
+
+    def record_many(self, batch: list[PendingRecord]) -> list[Exception | None]:
+        self.sizes.append(len(batch))
+        return self.store.record_many(batch)
+
+
+def test_rows_from_one_turn_of_the_loop_share_one_commit(store: AuditStore) -> None:
+    # each request lets go of the GIL before its row is ready, as a check does (RE2, system
+    # calls): a writer woken by the first row would take it alone while the rest came
+    sizes = Sizes(store)
+    writer = AuditWriter(sizes)
+
+    async def request(n: int) -> None:
+        time.sleep(0.002)
+        await writer.arecord(pending(f"t{n}", held=n % 4 == 0))
+
+    async def main() -> None:
+        await asyncio.gather(*(request(n) for n in range(20)))
+        await asyncio.gather(*(request(n) for n in range(20, 25)))
+
+    try:
+        asyncio.run(main())
+    finally:
+        writer.close()
+    assert sizes.sizes == [20, 5]
+    assert store.count() == 25
+    assert len(store.queue().items) == 7  # t0, t4 … t24
+
+
+def test_closing_commits_rows_staged_in_the_current_turn(store: AuditStore) -> None:
+    writer = AuditWriter(store)
+    waiting: list[asyncio.Task[None]] = []
+
+    async def main() -> None:
+        waiting.append(asyncio.ensure_future(writer.arecord(pending("staged"))))
+        await asyncio.sleep(0)  # the task has staged its row; the hand-over is due next turn
+        assert writer.backlog == 1 and store.get("staged") is None
+        writer.close()
+        assert store.get("staged") is not None
+        await waiting[0]  # and its caller learns of it
+
+    asyncio.run(main())
+    assert waiting[0].exception() is None
+    with pytest.raises(StoreUnavailable, match="shut down"):
+        asyncio.run(writer.arecord(pending("late")))
 
 
 def test_one_bad_row_costs_no_other_row_its_answer(store: AuditStore) -> None:
