@@ -21,6 +21,7 @@ from redline.domains.registry import DomainRegistry
 from redline.errors import DomainError
 from redline.service import (
     errors,
+    heap,
     http_protocol,
     routes,
     routes_canary,
@@ -89,6 +90,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         svc.policies.start(settings.reload_interval_s)
         svc.flags.start(svc.policies)
+        heap.freeze()  # built: out of the collector's way (heap.py)
+        svc.policies.on_reload = heap.freeze_new
 
         def on_hup() -> None:
             svc.policies.request_reload()
@@ -111,7 +114,9 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             if hup:
                 loop.remove_signal_handler(signal.SIGHUP)
+            svc.policies.on_reload = None
             svc.close()
+            heap.thaw()
 
     app = FastAPI(
         title="redline",

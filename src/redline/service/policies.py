@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +55,7 @@ class PolicyRegistry:
         self._force = False
         self._thread: threading.Thread | None = None
         self.reloads = 0
+        self.on_reload: Callable[[], None] | None = None  # after a reload that changed something
 
     # reading -------------------------------------------------------------------------
     def get(self, name: str) -> Gate | None:
@@ -137,7 +138,9 @@ class PolicyRegistry:
             live = {g.policy_hash for g in self._by_name.values()}
             self._gates = {h: g for h, g in self._gates.items() if h in live}
             self.reloads += 1
-            return True
+        if self.on_reload is not None:
+            self.on_reload()
+        return True
 
     def _outside(self, path: Path) -> bool:
         """Whether `path` is a link that leads out of the policies folder."""
