@@ -167,6 +167,33 @@ def test_closing_commits_rows_staged_in_the_current_turn(store: AuditStore) -> N
         asyncio.run(writer.arecord(pending("late")))
 
 
+def test_a_caller_cancelled_while_it_waits_still_has_its_row_committed(store: AuditStore) -> None:
+    gated = Gated(store)
+    writer = AuditWriter(gated)
+
+    async def main() -> None:
+        first = asyncio.ensure_future(writer.arecord(pending("held-up")))
+        while not gated.entered.is_set():  # the writer is inside the commit of "held-up"
+            await asyncio.sleep(0.005)
+        gone = asyncio.ensure_future(writer.arecord(pending("gone")))
+        await asyncio.sleep(0.01)  # handed over, queued behind the commit
+        gone.cancel()
+        await asyncio.sleep(0)
+        gated.release.set()
+        await first
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        later = asyncio.ensure_future(writer.arecord(pending("after")))
+        await later
+
+    try:
+        asyncio.run(main())
+    finally:
+        writer.close()
+    assert store.get("gone") is not None, "a cancelled caller's row must still be committed"
+    assert gated.sizes == [1, 1, 1]
+
+
 def test_one_bad_row_costs_no_other_row_its_answer(store: AuditStore) -> None:
     store.record(decision("dup"), text="x", text_excerpt="x", held=False)
     gated = Gated(store)
