@@ -13,12 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from redline.service import check_shortcut
-from redline.service.app import create_app
-from redline.service.check_shortcut import CheckShortcut
+from redline.service.app import RedlineApp, create_app
 from redline.service.settings import Role, Settings, TokenHash
 from redline.service.tokens import digest
 from redline.store.decision_log import read_events
@@ -73,8 +71,8 @@ def _settings(tmp: Path) -> Settings:
     )
 
 
-def _without_shortcut(app: FastAPI) -> FastAPI:
-    app.user_middleware = [m for m in app.user_middleware if m.cls is not CheckShortcut]
+def _without_shortcut(app: RedlineApp) -> RedlineApp:
+    app.check_shortcut = None
     return app
 
 
@@ -83,7 +81,7 @@ def pair(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient, Settings]]:
     fast = _settings(tmp_path / "fast")
     slow = _settings(tmp_path / "slow")
     app = create_app(fast)
-    assert any(m.cls is CheckShortcut for m in app.user_middleware)
+    assert app.check_shortcut is not None
     with TestClient(app) as a, TestClient(_without_shortcut(create_app(slow))) as b:
         yield a, b, fast
 
@@ -131,3 +129,51 @@ def test_the_shortcut_answers_every_request_as_the_route_does(
         assert rows[i] is not None and i in logged
         for kept in (rows[i].text_excerpt, json.dumps(logged[i])):
             assert "AKIAIOSFODNN7EXAMPLE" not in kept and "maria@example.com" not in kept
+
+
+def test_a_body_over_the_limit_or_in_chunks_gets_the_routes_answer(
+    pair: tuple[TestClient, TestClient, Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast, slow, settings = pair
+    answered: list[str] = []
+    real = check_shortcut.run_check
+
+    async def counted(*args: Any) -> bytes:
+        answered.append("x")
+        return await real(*args)
+
+    monkeypatch.setattr(check_shortcut, "run_check", counted)
+    headers = {"content-type": JSON, "authorization": f"Bearer {TOKENS['client']}"}
+    text = "x" * (settings.max_body_bytes + 10)
+    big = json.dumps({"policy": POLICY, "text": text}).encode()
+    got, expected = (client.post("/v1/check", content=big, headers=headers) for client in (fast, slow))
+    assert got.status_code == expected.status_code == 413
+    assert got.json() == expected.json()
+
+    def chunks() -> Iterator[bytes]:  # no content-length: sent chunked
+        yield b'{"policy": "example-support", '
+        yield b'"text": "I have approved a full refund."}'
+
+    fast_chunked = fast.post("/v1/check", content=chunks(), headers=headers)
+    slow_chunked = slow.post("/v1/check", content=chunks(), headers=headers)
+    assert fast_chunked.status_code == slow_chunked.status_code == 200
+    assert {**fast_chunked.json(), "id": ""} == {**slow_chunked.json(), "id": ""}
+    assert answered == []  # both went the route's way
+
+
+def test_an_unexpected_error_in_the_shortcut_is_the_guards_503(
+    pair: tuple[TestClient, TestClient, Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast, _, _ = pair
+
+    async def broken(*args: Any) -> bytes:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(check_shortcut, "run_check", broken)
+    reply = fast.post(
+        "/v1/check",
+        json={"policy": POLICY, "text": "hello"},
+        headers={"authorization": f"Bearer {TOKENS['client']}"},
+    )
+    assert reply.status_code == 503
+    assert reply.json()["error"] == "internal" and reply.headers["retry-after"] == "1"

@@ -15,6 +15,7 @@ import signal
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from redline import __version__
 from redline.domains.registry import DomainRegistry
@@ -36,6 +37,7 @@ from redline.review.flags import settings_path
 from redline.service.routes_stream import STREAM_PATH
 from redline.service.policies import PolicyRegistry
 from redline.service.review_state import ReviewState, license_hook_from_env
+from redline.service.routes import CHECK_PATH
 from redline.service.settings import SETTINGS_ENV, ServiceConfigError, Settings
 from redline.service.state import Service
 from redline.service.tokens import HOW_TO_SET, TokenRegistry
@@ -54,6 +56,24 @@ Authenticate with `Authorization: Bearer TOKEN`; a token has one role: `client`
 queue) or `operator` (checks, policies, audit reading, metrics). Errors have the shape
 `{"error", "detail"}`, except 422, which lists the fields at fault under `detail`.
 """
+
+
+class RedlineApp(FastAPI):
+    """The FastAPI app, with a well-formed `POST /v1/check` answered before any of its
+    layers by `check_shortcut` (None: every request takes the full path)."""
+
+    check_shortcut: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        shortcut = self.check_shortcut
+        if shortcut is not None and scope["type"] == "http" and scope["path"] == CHECK_PATH and scope["method"] == "POST":
+            await shortcut(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    async def full(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The request through every layer and the routes: what the shortcut hands on."""
+        await super().__call__(scope, receive, send)
 
 
 def build_service(settings: Settings) -> Service:
@@ -81,7 +101,7 @@ def build_service(settings: Settings) -> Service:
     return Service(settings, TokenRegistry(settings.tokens), policies, decisions, store, domains=domains, review=review)
 
 
-def create_app(settings: Settings) -> FastAPI:
+def create_app(settings: Settings) -> RedlineApp:
     """The app for `settings`; raises ServiceConfigError, PolicyError or StoreError if it cannot serve."""
     svc = build_service(settings)
     http_protocol.configure(settings.max_header_bytes, settings.header_timeout_s, settings.max_connections)
@@ -118,7 +138,7 @@ def create_app(settings: Settings) -> FastAPI:
             svc.close()
             heap.thaw()
 
-    app = FastAPI(
+    app = RedlineApp(
         title="redline",
         version=__version__,
         description=DESCRIPTION,
@@ -134,13 +154,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes_decide.router)
     app.include_router(routes_canary.router)
     workspace.install(app, svc)
-    app.add_middleware(CheckShortcut, svc=svc)  # the innermost of ours: inside the body limit
+    app.check_shortcut = errors.Guard(CheckShortcut(app.full, svc=svc, max_body_bytes=settings.max_body_bytes))
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, streamed=(STREAM_PATH,))
     app.add_middleware(errors.Guard)  # added last: the outermost of ours
     return app
 
 
-def app_from_env() -> FastAPI:
+def app_from_env() -> RedlineApp:
     """The factory `uvicorn --workers N` calls in each worker: settings come as JSON in the env."""
     raw = os.environ.get(SETTINGS_ENV)
     if not raw:

@@ -2,12 +2,18 @@
 
 FastAPI's route for a check spends more time solving its dependencies and turning the
 body into a model (json.loads, then validation) than the gate spends checking the text.
-This middleware answers a check itself when nothing about it can go wrong before the
-gate: a JSON content type, a bearer token of a role that may check, and a body that
-`CheckRequest.model_validate_json` accepts (pydantic parses and validates in one pass).
-Every other request (no token, a body at fault, another content type) is handed, body
-and all, to the FastAPI route, so its 401, 403 and 422 are exactly the route's; the
-route also keeps the OpenAPI schema. Both answer with `routes.run_check`.
+The shortcut answers a check itself when nothing about it can go wrong before the gate:
+a JSON content type, a declared length within the body limit, a bearer token of a role
+that may check, and a body that `CheckRequest.model_validate_json` accepts (pydantic
+parses and validates in one pass). Every other request (no token, a body at fault or too
+large or sent in chunks, another content type) is handed, body and all, to `app`: the
+whole FastAPI app, whose route gives exactly its own 401, 403, 413 and 422; the route also
+keeps the OpenAPI schema. Both answer with `routes.run_check`.
+
+The app (`app.RedlineApp`) calls the shortcut before any of its layers (FastAPI's error,
+telemetry and body-limit middlewares, and ours, each a coroutine and a `send` wrapper per
+request: about a tenth of a check's time), wrapped in `errors.Guard` alone, so that an
+unexpected error still becomes the same 503.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from redline.service.state import Service
 
 
 class CheckShortcut:
-    def __init__(self, app: ASGIApp, svc: Service) -> None:
+    def __init__(self, app: ASGIApp, svc: Service, max_body_bytes: int) -> None:
         self.app = app
         self.svc = svc
+        self.max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] != CHECK_PATH or scope["method"] != "POST":
@@ -39,7 +46,7 @@ class CheckShortcut:
             return
         body, complete = await _read_body(receive)
         request: CheckRequest | None = None
-        if complete:
+        if complete and len(body) <= self.max_body_bytes:
             try:
                 request = CheckRequest.model_validate_json(body)
             except ValidationError:
@@ -58,13 +65,18 @@ class CheckShortcut:
         await send({"type": "http.response.body", "body": answer})
 
     def _role(self, scope: Scope) -> Role | None:
-        content_type = authorization = None
+        """The role of a request the shortcut may answer, else None."""
+        content_type = authorization = length = None
         for name, value in scope["headers"]:  # the first of each, as Starlette's Headers.get
             if name == b"content-type" and content_type is None:
                 content_type = value
             elif name == b"authorization" and authorization is None:
                 authorization = value
-        if content_type is None or authorization is None:
+            elif name == b"content-length" and length is None:
+                length = value
+        if content_type is None or authorization is None or length is None:
+            return None
+        if not length.isdigit() or int(length) > self.max_body_bytes:  # the body limit's 413
             return None
         if content_type.split(b";", 1)[0].strip().lower() != b"application/json":
             return None
