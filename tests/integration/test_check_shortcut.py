@@ -98,18 +98,24 @@ def _answer(client: TestClient, headers: dict[str, str], body: bytes, role: str 
     return reply.status_code, reply.headers["content-type"], payload
 
 
-def test_the_shortcut_answers_every_request_as_the_route_does(
-    pair: tuple[TestClient, TestClient, Settings], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fast, slow, settings = pair
-    answered: list[str] = []
+@pytest.fixture
+def answered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """One entry per check the shortcut answered itself."""
+    seen: list[str] = []
     real = check_shortcut.run_check
 
     async def counted(*args: Any) -> bytes:
-        answered.append("x")
+        seen.append("x")
         return await real(*args)
 
     monkeypatch.setattr(check_shortcut, "run_check", counted)
+    return seen
+
+
+def test_the_shortcut_answers_every_request_as_the_route_does(
+    pair: tuple[TestClient, TestClient, Settings], answered: list[str]
+) -> None:
+    fast, slow, settings = pair
     ids = []
     for name, headers, body, role in CASES:
         got, expected = _answer(fast, headers, body, role), _answer(slow, headers, body, role)
@@ -132,17 +138,9 @@ def test_the_shortcut_answers_every_request_as_the_route_does(
 
 
 def test_a_body_over_the_limit_or_in_chunks_gets_the_routes_answer(
-    pair: tuple[TestClient, TestClient, Settings], monkeypatch: pytest.MonkeyPatch
+    pair: tuple[TestClient, TestClient, Settings], answered: list[str]
 ) -> None:
     fast, slow, settings = pair
-    answered: list[str] = []
-    real = check_shortcut.run_check
-
-    async def counted(*args: Any) -> bytes:
-        answered.append("x")
-        return await real(*args)
-
-    monkeypatch.setattr(check_shortcut, "run_check", counted)
     headers = {"content-type": JSON, "authorization": f"Bearer {TOKENS['client']}"}
     text = "x" * (settings.max_body_bytes + 10)
     big = json.dumps({"policy": POLICY, "text": text}).encode()
