@@ -60,3 +60,16 @@ def test_a_refused_row_names_the_field(row: dict[str, Any], message: str) -> Non
 
 def test_clean_rows_and_an_escaped_backslash_are_stored() -> None:
     check_storable("decision 'x'", {"text": "a literal \\u0000 is four characters", "n": [1, 2.5, None, {"a": "é"}]})
+
+
+@settings(max_examples=400, deadline=None)
+@given(_chars | st.text(max_size=8))
+def test_a_request_text_is_refused_exactly_when_it_holds_a_nul_or_a_lone_surrogate(text: str) -> None:
+    from redline.service.models import _UNSTORABLE, storable
+
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        assert storable(text) is text
+    else:
+        with pytest.raises(ValueError, match=f"at offset {found.start()};"):
+            storable(text)
