@@ -23,7 +23,7 @@ from redline.screen.context import Cues, names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors.base import Detector
-from redline.types import Finding, Severity, Status
+from redline.types import Finding, Severity, Status, build_finding
 
 _CACHE_SIZE = 32
 # Once a rule has fired this often, its further hits cannot change the outcome: they
@@ -321,8 +321,7 @@ def _finding(
     if cue is not None:
         cue_start, cue_end = span(cue[1], cue[2]) if span is not None else (cue[1], cue[2])
         cue_text = original[cue_start:cue_end]
-    # positional: a frozen dataclass's keyword call costs twice as much, once per hit
-    return Finding(rule.id, rule.severity, start, end, original[start:end],
+    return build_finding(rule.id, rule.severity, start, end, original[start:end],
                    cue[0] if cue is not None else Status.AFFIRMED, cue_text, "screen", None, hit.term, hit.pattern)
 
 
