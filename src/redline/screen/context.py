@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from importlib import resources
-from itertools import accumulate
-from operator import itemgetter, sub
+from itertools import accumulate, compress, count
+from operator import itemgetter, lt, sub
 
 import ahocorasick_rs
 
@@ -141,7 +142,9 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
     return ahocorasick_rs.AhoCorasick(phrases), entries, scan, literals
 
 
-_END_CHARS = ".!?\n;"  # a sentence may end at one of these (`_ends_sentence`)
+# A sentence may end at one of these (`_ends_sentence`), in this order: a period (the word
+# before it decides), "!" and "?" (before white space), then the two that always end one.
+_END_CHARS = ".!?\n;"
 
 
 def _expand(phrase: str) -> list[str]:
@@ -155,6 +158,7 @@ def _expand(phrase: str) -> list[str]:
 
 _AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES = _load()
 _LITERALS = len(_LITERAL_ENTRIES)
+_PERIOD, _QUESTION = _LITERALS, _LITERALS + 2  # the automaton's indexes of "." and "?" (`_END_CHARS`)
 
 
 def _ends_sentence(text: str, i: int) -> bool:
@@ -291,22 +295,25 @@ def _sentence_ends(text: str, literal: list[tuple[int, int, int]] | None = None)
     `_LITERAL_AUTOMATON` finds in `text` (its sentence-end characters are read from it).
 
     For a period the word before it decides ("e.g.", "dr."): its start is found between
-    this period and the one before, so a text without spaces costs one pass, not one
-    search back to the start per period."""
+    this period and the one before (the automaton reports every period), so a text
+    without spaces costs one pass, not one search back to the start per period."""
     if literal is None:
         literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
     ends: list[int] = []
-    dot = -1  # the last period seen
-    size = len(text)
-    for index, i, _ in literal:  # by end, so a one-character match by its offset
-        if index < _LITERALS:
+    dot = -1  # the last period
+    last = len(text) - 1
+    for index, i, _ in literal:  # one character each: by offset
+        if index < _PERIOD:
+            continue  # a literal phrase
+        if index > _QUESTION:  # a line break or ";"
+            ends.append(i)
             continue
-        char = text[i]
-        if char in ".!?" and i + 1 < size and not text[i + 1].isspace():
+        if i < last and not text[i + 1].isspace():
+            if index == _PERIOD:
+                dot = i
             continue  # "5.5", "e.g.x": only before white space or the end
-        if char == ".":
-            nearest = text.rfind(".", dot + 1, i)
-            previous, dot = (nearest if nearest != -1 else dot), i
+        if index == _PERIOD:
+            previous, dot = dot, i
             space = text.rfind(" ", previous + 1, i)
             if space == -1 and previous != -1:
                 continue  # the word holds a period: "e.g."
@@ -384,8 +391,8 @@ class TextContext:
         self.text = text
         self._ends: list[int] | None = None
         self._phrases: list[_Found] | None = None
-        self._starts: list[int] = []
-        self._stops: list[int] = []
+        self._starts: Sequence[int] = ()
+        self._stops: Sequence[int] = ()
         self._ids: list[int] = []
         self._tangled: list[int] = []
         self._quotes = any(opening in text for opening, _ in _QUOTES)
@@ -393,16 +400,16 @@ class TextContext:
         if many:
             literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
             self._ends = _sentence_ends(text, literal)
-            self._phrases = _find_phrases(text, 0, literal)
-            self._starts = [p[0] for p in self._phrases]
-            self._stops = [p[1] for p in self._phrases]
-            self._longest = max(map(sub, self._stops, self._starts), default=0)
-            # For `_plain`: each phrase's table entries by id (a walk's shape), and the
-            # phrases that start inside an earlier one (mostly none): a sentence without
-            # such a phrase is already resolved, its phrases a slice of the text's.
-            self._ids = [id(p[2]) for p in self._phrases]
-            reach = list(accumulate(self._stops, max))
-            self._tangled = [k for k in range(1, len(reach)) if self._starts[k] < reach[k - 1]]
+            phrases = self._phrases = _find_phrases(text, 0, literal)
+            if phrases:  # column by column, in C
+                starts, stops, entries = zip(*phrases)
+                self._starts, self._stops = starts, stops
+                self._longest = max(map(sub, stops, starts))
+                # For `_plain`: each phrase's table entries by id (a walk's shape), and the
+                # phrases that start inside an earlier one (mostly none): a sentence without
+                # such a phrase is already resolved, its phrases a slice of the text's.
+                self._ids = list(map(id, entries))
+                self._tangled = list(compress(count(1), map(lt, starts[1:], accumulate(stops, max))))
         self._sentences: dict[tuple[int, int], _Sentence] = {}
         self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Cues] = {}
 
