@@ -329,3 +329,68 @@ def test_literal_phrases_found_by_the_automaton_are_those_a_regex_alternation_fi
         assert found == expected, text
         checked += len(expected)
     assert checked > 10_000  # the texts held phrases, not just misses
+
+
+def test_walk_by_masks_is_the_walk_entry_by_entry() -> None:
+    """`_walk_plain` (each phrase's side as two bit masks) gives the picks that the walk
+    entry by entry gives, for random sentences of the table's phrases (windowed and
+    `current` ones among them: then it declines, and the entry walk answers)."""
+    import random
+
+    from redline.screen.context import _ENTRIES, _LITERAL_ENTRIES, _PRIORITY, _UNBOUNDED, _code, _walk_plain, _walk_read
+
+    rng = random.Random(23)
+    table = list(_ENTRIES) + [entries for _, entries, _ in _LITERAL_ENTRIES]
+    # phrases that stop or set many statuses, windowed ones and `current` ones, often; and
+    # made-up ones that name one status twice, in either order (a row the table may gain)
+    common = [e for e in table if len(e[0]) + len(e[1]) > 3 or None in e[3]]
+    for _ in range(300):
+        sides = [[(rng.random() < 0.5, rng.choice(_PRIORITY[:3]), rng.choice((_UNBOUNDED,) * 6 + (1, -2)))
+                  for _ in range(rng.randint(0, 4))] for _ in range(2)]
+        common.append((sides[0], sides[1], False, (_code(sides[0]), _code(sides[1]))))
+    plain = declined = 0
+    for _ in range(6000):
+        count = rng.randint(0, 9)
+        chosen = [rng.choice(common if rng.random() < 0.5 else table) for _ in range(count)]
+        slot = rng.randint(0, count)
+        text, phrases = "", []
+        for index, entries in enumerate(chosen):
+            if index == slot:
+                hit_start = len(text)
+                text += "refund "
+                hit_end = hit_start + 6
+            text += " ".join(rng.choice(("a", "the", "card", ",", "we")) for _ in range(rng.randint(0, 3))) + " "
+            phrases.append((len(text), len(text) + 2, entries))
+            text += "xx "
+        if slot == count:
+            hit_start = len(text)
+            text += "refund"
+            hit_end = hit_start + 6
+        picks = _walk_plain(phrases, slot)
+        expected, measured = _walk_read(text, phrases, slot, hit_start, hit_end)
+        if picks is None:
+            declined += 1
+            continue
+        plain += 1
+        assert picks == expected and not measured, (chosen, slot)
+    assert plain > 2000 and declined > 500  # both paths were taken
+
+
+def test_cues_of_hits_on_trigger_words_agree_between_a_text_read_whole_and_one_sentence() -> None:
+    """A hit whose own words are a trigger ("isn't", "free", "no"), or a two-word hit whose
+    other word is one, is resolved without those words: the text read whole (where a
+    sentence's phrases may be taken as they stand) and a fresh context for the hit agree."""
+    import re
+
+    from redline.screen.context import TextContext
+
+    checked = 0
+    for text in _trigger_texts(13, 300):
+        hits = [m.span() for m in re.finditer(r"\bno\b|\bnot\b|isn't|free|history of|refund|card", text)]
+        many = TextContext(text, many=True)
+        for (start, end), other in zip(hits, hits[1:] + [(-1, -1)]):
+            others = () if other[0] < 0 else (other,)
+            for spans in ((), others):
+                assert many.cues(start, end, spans) == TextContext(text).cues(start, end, spans), (text, start, spans)
+                checked += 1
+    assert checked > 4000

@@ -80,7 +80,11 @@ _QUOTES = (('"', '"'), ("\u201c", "\u201d"))
 # the hit is present, not historical. Before the hit the same phrase is a terminator.
 # A phrase holds (entries when it precedes the hit, entries when it follows, is_pseudo).
 _Entry = tuple[bool, Status, int]
-_Phrase = tuple[list[_Entry], list[_Entry], bool]
+# A side's entries as two bit masks over _PRIORITY, (statuses it stops, statuses it sets),
+# for `_walk_plain`; None where the side holds an entry with a word window or a `current`
+# one (those measure the distance to the hit: `_walk` reads them).
+_Code = tuple[int, int] | None
+_Phrase = tuple[list[_Entry], list[_Entry], bool, tuple[_Code, _Code]]
 # A literal phrase: its text, its entries, and whether it ends in a letter or digit.
 _Literal = tuple[str, _Phrase, bool]
 
@@ -126,12 +130,14 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
             slot[1].extend(after)
             slot[2].append(category in ("pseudo", "neutral"))
     phrases = list(words)
-    entries: list[_Phrase] = [(b, a, any(pseudo)) for b, a, pseudo in words.values()]
+    entries: list[_Phrase] = [(b, a, any(pseudo), (_code(b), _code(a))) for b, a, pseudo in words.values()]
     # Literal phrases (", we", ":") keep their punctuation and are found in the text as it
     # is. A phrase ending in a letter or digit must not run into a word (", i" in ", it");
     # one ending in punctuation needs white space or the end after it (":" ends "x: y",
     # not "14:05"). `_find_literals` checks that tail.
-    literals: list[_Literal] = [(p, (b, a, any(pseudo)), p[-1].isalnum()) for p, (b, a, pseudo) in literal.items()]
+    literals: list[_Literal] = [
+        (p, (b, a, any(pseudo), (_code(b), _code(a))), p[-1].isalnum()) for p, (b, a, pseudo) in literal.items()
+    ]
     # The same automaton finds the characters that may end a sentence (indexes from
     # len(literals) on): a text with many hits gets its literal phrases and its sentence
     # ends from one pass. A DFA: a hundred short patterns make a small one, and it scans
@@ -145,6 +151,22 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
 # A sentence may end at one of these (`_ends_sentence`), in this order: a period (the word
 # before it decides), "!" and "?" (before white space), then the two that always end one.
 _END_CHARS = ".!?\n;"
+
+
+def _code(side: list[_Entry]) -> _Code:
+    """One side's entries as masks: the first entry of a status decides what the phrase
+    does to it (a later one finds it stopped or set already)."""
+    stops_mask = sets_mask = 0
+    for stops, status, window in side:
+        if window != _UNBOUNDED and (window < 0 or not stops):
+            return None
+        bit = 1 << _PRIORITY.index(status)
+        if not (stops_mask | sets_mask) & bit:
+            if stops:
+                stops_mask |= bit
+            else:
+                sets_mask |= bit
+    return stops_mask, sets_mask
 
 
 def _expand(phrase: str) -> list[str]:
@@ -586,6 +608,15 @@ def _walk(text: str, phrases: list[_Found], slot: int, start: int, end: int) -> 
 
     Walk outwards from the hit on each side: the nearest trigger wins, and a stop blocks
     its status for everything further away."""
+    picks = _walk_plain(phrases, slot)
+    if picks is not None:
+        return picks, False
+    return _walk_read(text, phrases, slot, start, end)
+
+
+def _walk_read(text: str, phrases: list[_Found], slot: int, start: int, end: int) -> tuple[_Picks, bool]:
+    """`_walk`, entry by entry, reading the words between a phrase and the hit where an
+    entry has a word window or is a `current` one."""
     found: dict[Status, int] = {}
     cancelled: set[Status] = set()
     found_before: set[Status] = set()
@@ -598,7 +629,7 @@ def _walk(text: str, phrases: list[_Found], slot: int, start: int, end: int) -> 
             if len(blocked) + len(found) == _STATUSES:
                 break  # every status is settled on this side (the two never share one)
             p_start, p_end, entries = phrases[i]
-            for stops, status, window in entries[side]:  # type: ignore[union-attr]  # side is 0 or 1, never the flag
+            for stops, status, window in entries[side]:  # type: ignore[union-attr, misc]  # side is 0 or 1: an entry list
                 if status in blocked:
                     continue
                 if window < 0:  # "since this morning" right after the hit: it is current
@@ -622,6 +653,38 @@ def _walk(text: str, phrases: list[_Found], slot: int, start: int, end: int) -> 
     if len(found) < 2:
         return tuple(found.items()), measured
     return tuple((status, found[status]) for status in _PRIORITY if status in found), measured
+
+
+_ALL = (1 << _STATUSES) - 1
+
+
+def _walk_plain(phrases: list[_Found], slot: int) -> _Picks | None:
+    """`_walk` over the phrases' masks, while none it meets has a word window or a
+    `current` entry (None then: `_walk` reads them). A phrase settles, with a mask or
+    two, the statuses no nearer phrase settled: a status its side stops is blocked
+    further on, one it sets is found here; side 1 starts with the statuses found before
+    the hit, its own blocks afresh."""
+    found = 0
+    at = [0] * _STATUSES  # the phrase that set each status
+    for side, order in ((0, range(slot - 1, -1, -1)), (1, range(slot, len(phrases)))):
+        blocked = 0
+        for i in order:
+            settled = found | blocked
+            if settled == _ALL:
+                break
+            code = phrases[i][2][3][side]
+            if code is None:
+                return None
+            new = code[1] & ~settled
+            if new:
+                found |= new
+                for k in range(_STATUSES):
+                    if new >> k & 1:
+                        at[k] = i
+            blocked |= code[0] & ~settled
+    if not found:
+        return ()
+    return tuple((_PRIORITY[k], at[k]) for k in range(_STATUSES) if found >> k & 1)
 
 
 def as_assessment(text: str, found: Cues) -> ContextAssessment:
