@@ -343,11 +343,13 @@ class Decision:
 # then give it the frozen class (same slots, same layout, so Python allows the assignment).
 # What they return IS the frozen dataclass: equal, hashed, pickled and frozen exactly like
 # the constructor's value, at about a fifth of its cost (tests/unit/test_types_build.py).
-def _shell(cls: type) -> Any:
+def frozen_shell(cls: type) -> Any:
+    """A plain class with the slots of the frozen slots dataclass `cls`, for such a builder
+    (other modules build their own per-check values the same way)."""
     return type(f"_{cls.__name__}Shell", (), {"__slots__": cls.__slots__})  # type: ignore[attr-defined]
 
 
-_FINDING_SHELL, _DECISION_SHELL = _shell(Finding), _shell(Decision)
+_FINDING_SHELL, _DECISION_SHELL = frozen_shell(Finding), frozen_shell(Decision)
 
 
 def build_finding(

@@ -54,3 +54,29 @@ def test_built_decision_is_the_constructed_one() -> None:
     assert pickle.loads(pickle.dumps(built)) == made
     with pytest.raises(dataclasses.FrozenInstanceError):
         built.outcome = Outcome.EXECUTE  # type: ignore[misc]
+
+
+def test_per_check_values_built_the_same_way_are_the_constructed_ones() -> None:
+    from array import array
+
+    from redline.decide.resolve import Resolution, resolve
+    from redline.screen.engine import ScreenResult, _result
+    from redline.screen.normalize import Shadow, _shadow, normalize
+
+    finding = Finding(*_finding_args(2))  # type: ignore[arg-type]
+    built = _result((finding,), (), 3, 1, 2)
+    assert type(built) is ScreenResult and built == ScreenResult((finding,), (), 3, 1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.hits = 0  # type: ignore[misc]
+    starts, ends = array("l", [0, 1]), array("l", [1, 2])
+    shadow = _shadow("Ab", "ab", starts, ends, ())
+    assert type(shadow) is Shadow and shadow == Shadow("Ab", "ab", starts, ends, ()) and shadow.span(0, 2) == (0, 2)
+    made = normalize("Refund  now")
+    assert made == Shadow(made.original, made.text, made._starts, made._ends, made._maps) and made.text == "refund now"
+    # resolutions are shared values, equal to fresh ones
+    one = resolve((finding,), confidence=None, min_confidence=0)
+    assert one == Resolution(Outcome.ESCALATE, "red_line_violation", RiskLevel.HIGH)
+    assert resolve((finding,), confidence=None, min_confidence=0) is one
+    assert resolve((), confidence=None, min_confidence=0) == Resolution(Outcome.EXECUTE, "clean", RiskLevel.LOW)
+    assert resolve((), confidence=None, min_confidence=50) == Resolution(Outcome.DEFER, "below_auto_send_threshold",
+                                                                        RiskLevel.LOW)

@@ -58,18 +58,34 @@ def resolve(
     """
     if not findings:
         if (confidence if confidence is not None else 0) >= min_confidence:
-            return Resolution(Outcome.EXECUTE, REASON_CLEAN, RiskLevel.LOW)
-        return Resolution(Outcome.DEFER, REASON_BELOW_BAR, RiskLevel.LOW)
+            return _CLEAN
+        return _BELOW_BAR
     if len(findings) == 1:  # the common case
         only = findings[0]
-        return Resolution(_SEVERITY_OUTCOME[only.severity], finding_reason(only), _SEVERITY_RISK[only.severity])
+        return _resolution(only.severity, finding_reason(only), _SEVERITY_RISK[only.severity])
     # the first finding of the most restrictive severity; found over the severities present,
     # since a dense text has tens of findings and only three severities
     severities = {f.severity for f in findings}
     worst = max(_SEVERITY_KEY[s] for s in severities)
     top = next(f for f in findings if _SEVERITY_KEY[f.severity] == worst)
     risk = max((_SEVERITY_RISK[s] for s in severities), key=_RISK_RANK.__getitem__)
-    return Resolution(_SEVERITY_OUTCOME[top.severity], finding_reason(top), risk)
+    return _resolution(top.severity, finding_reason(top), risk)
+
+
+_CLEAN = Resolution(Outcome.EXECUTE, REASON_CLEAN, RiskLevel.LOW)
+_BELOW_BAR = Resolution(Outcome.DEFER, REASON_BELOW_BAR, RiskLevel.LOW)
+# A check's resolution is one of a few values (a severity, a reason, a risk): each is built
+# once, not once per check (a frozen dataclass costs a microsecond or two). The reasons are
+# `red_line_violation` and the detector rules' ids, so this stays a handful of entries.
+_RESOLUTIONS: dict[tuple[Severity, str, RiskLevel], Resolution] = {}
+
+
+def _resolution(severity: Severity, reason: str, risk: RiskLevel) -> Resolution:
+    key = (severity, reason, risk)
+    found = _RESOLUTIONS.get(key)
+    if found is None:
+        found = _RESOLUTIONS[key] = Resolution(_SEVERITY_OUTCOME[severity], reason, risk)
+    return found
 
 
 def error_decision(

@@ -23,7 +23,7 @@ from redline.screen.context import Cues, names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors.base import Detector
-from redline.types import Finding, Severity, Status, build_finding
+from redline.types import Finding, Severity, Status, build_finding, frozen_shell
 
 _CACHE_SIZE = 32
 # Once a rule has fired this often, its further hits cannot change the outcome: they
@@ -143,6 +143,22 @@ class ScreenResult:
     unrecorded: int = 0  # suppressed hits past MAX_SUPPRESSED_PER_RULE: assessed, counted, not kept
 
 
+_RESULT_SHELL = frozen_shell(ScreenResult)
+
+
+def _result(
+    findings: tuple[Finding, ...], suppressed: tuple[Finding, ...], hits: int, unassessed: int = 0, unrecorded: int = 0
+) -> ScreenResult:
+    """`ScreenResult(...)` at a fraction of a frozen dataclass's cost (types.build_finding)."""
+    shell = _RESULT_SHELL()
+    shell.findings, shell.suppressed, shell.hits, shell.unassessed, shell.unrecorded = (
+        findings, suppressed, hits, unassessed, unrecorded
+    )
+    shell.__class__ = ScreenResult
+    result: ScreenResult = shell
+    return result
+
+
 def _dedupe(findings: list[Finding]) -> list[Finding]:
     """One finding per place and rule: a finding inside a longer one of the same rule goes."""
     if len(findings) < 2:
@@ -195,7 +211,7 @@ class CompiledScreen:
         findings, allowed = self._detect(analysis)
         detected = len(findings) + len(allowed)
         if not hits:
-            return ScreenResult(tuple(findings), tuple(allowed), detected)
+            return _result(tuple(findings), tuple(allowed), detected)
         # a pass over the whole text pays where hits are dense; a long text with a hit here
         # and there costs less one sentence at a time (a megabyte: 40 ms of passes)
         many = len(hits) > 3 and len(hits) * _CHARS_PER_HIT > len(shadow.text)
@@ -244,7 +260,7 @@ class CompiledScreen:
             suppressed = [f for f in _dedupe(suppressed) if not any(
                 s < f.end and f.start < e for s, e in spans.get(f.rule, ()))]
         findings.extend(fired)
-        return ScreenResult(tuple(findings), tuple(allowed) + tuple(suppressed), len(hits) + detected,
+        return _result(tuple(findings), tuple(allowed) + tuple(suppressed), len(hits) + detected,
                             unassessed, unrecorded)
 
     def _detect(self, analysis: TextAnalysis) -> tuple[list[Finding], list[Finding]]:

@@ -35,6 +35,8 @@ from importlib import resources
 
 import re2
 
+from redline.types import frozen_shell
+
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 # Whitespace runs to fold: two or more whitespace characters, or one that is neither a
 # space nor a newline. A run of newlines alone is left as it is: it cannot join two
@@ -199,6 +201,20 @@ class Shadow:
         return self._starts is None and not self._maps
 
 
+_SHADOW_SHELL = frozen_shell(Shadow)
+
+
+def _shadow(
+    original: str, text: str, starts: array[int] | None, ends: array[int] | None, maps: tuple[_EditMap, ...]
+) -> Shadow:
+    """`Shadow(...)` at a fraction of a frozen dataclass's cost (types.build_finding)."""
+    shell = _SHADOW_SHELL()
+    shell.original, shell.text, shell._starts, shell._ends, shell._maps = original, text, starts, ends, maps
+    shell.__class__ = Shadow
+    shadow: Shadow = shell
+    return shadow
+
+
 def _fold_chars(text: str) -> tuple[str, array[int] | None, array[int] | None]:
     if text.isascii():
         return text.lower(), None, None
@@ -297,7 +313,7 @@ def normalize(text: str, *, join_symbols: bool = False) -> Shadow:
             maps.append(edit)
     steps = _STEPS.Match(folded)
     if not steps:
-        return Shadow(text, folded, starts, ends, tuple(maps))
+        return _shadow(text, folded, starts, ends, tuple(maps))
     if 0 in steps:
         folded, edit = _apply(folded, _ws_spans(folded), _fold_ws)
         if edit is not None:
@@ -309,4 +325,4 @@ def normalize(text: str, *, join_symbols: bool = False) -> Shadow:
         folded, edit = _apply(folded, (m.span() for m in _SPACED.finditer(folded)), _join_spaced)
         if edit is not None:
             maps.append(edit)
-    return Shadow(text, folded, starts, ends, tuple(maps))
+    return _shadow(text, folded, starts, ends, tuple(maps))
