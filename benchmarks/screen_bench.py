@@ -40,7 +40,7 @@ import yaml
 from redline import Gate, Policy, load_policy
 from redline.decide.resolve import resolve
 from redline.screen.normalize import normalize
-from redline.types import Decision
+from redline.types import build_decision
 from redline.policy import terms as policy_terms
 from redline.policy.terms import term_variants
 from redline.screen import engine
@@ -289,12 +289,12 @@ def bench_size(n: int, all_terms: list[str], drafts: list, big: list, args) -> d
         """A check with no context at all: normalization, the matcher's scan,
         one Finding per hit, the outcome and the Decision (what no screen can skip)."""
         shadow = normalize(text)
-        found = tuple(engine._finding(text, None if shadow.identity else shadow.span, hit, screen.rules[hit.rule], None)
+        span = None if shadow.identity else shadow.span
+        found = tuple(engine._finding(text, span, hit.start, hit.end, hit.term, hit.pattern, screen.rules[hit.rule], None)
                       for hit in screen.matcher.scan(shadow.text))
         resolution = resolve(found, confidence=None, min_confidence=0)
-        return Decision(id="floor", outcome=resolution.outcome, reason=resolution.reason,
-                        risk_level=resolution.risk_level, findings=found, suppressed=(),
-                        policy_name=policy.name, policy_hash=policy.hash)
+        return build_decision("floor", resolution.outcome, resolution.reason, resolution.risk_level, found, (),
+                              policy.name, policy.hash, {}, {}, None, None, None, {"findings": 0, "suppressed": 0})
 
     methods = (gate.check, run_raw, run_naive, gate_detectors.check, gate.check, run_raw, run_floor)
     inputs = (texts, texts, texts, texts, dense, dense, dense)  # the last three: dense drafts

@@ -567,6 +567,9 @@ class TextContext:
                 _SHAPES[shape] = picks
         if not picks:
             return ()
+        if len(picks) == 1:
+            status, i = picks[0]
+            return ((status, starts[first + i], stops[first + i]),)
         return tuple((status, starts[first + i], stops[first + i]) for status, i in picks)
 
     def _quote(self, found: Cues, s0: int, s1: int, start: int, end: int) -> Cues:

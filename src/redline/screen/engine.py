@@ -224,18 +224,17 @@ class CompiledScreen:
         fired_by_rule: dict[int, int] = {}
         quiet_by_rule: dict[int, int] = {}
         unassessed = unrecorded = 0
-        for hit in hits:
-            index = hit.rule
+        for index, start, end, term, pattern, parts in hits:  # a RawHit's fields, unpacked at once
             count = fired_by_rule.get(index, 0)
             if count >= MAX_FIRED_PER_RULE:
                 unassessed += 1
                 continue
             rule = rules[index]
-            suppress = negative.get((index, hit.term), rule.suppress) if negative else rule.suppress
-            if hit.parts:
-                blocking, cue = _status(cues, hit.parts, suppress)
+            suppress = negative.get((index, term), rule.suppress) if negative else rule.suppress
+            if parts:
+                blocking, cue = _status(cues, parts, suppress)
             else:
-                found = cues(hit.start, hit.end)
+                found = cues(start, end)
                 blocking = cue = None
                 if found:
                     cue = found[0]
@@ -245,10 +244,10 @@ class CompiledScreen:
                             break
             if blocking is None:
                 fired_by_rule[index] = count + 1
-                fired.append(_finding(original, span, hit, rule, cue))
+                fired.append(_finding(original, span, start, end, term, pattern, rule, cue))
             elif quiet_by_rule.get(index, 0) < MAX_SUPPRESSED_PER_RULE:
                 quiet_by_rule[index] = quiet_by_rule.get(index, 0) + 1
-                suppressed.append(_finding(original, span, hit, rule, blocking))
+                suppressed.append(_finding(original, span, start, end, term, pattern, rule, blocking))
             else:
                 unrecorded += 1
         # where a rule both fired and was set aside at one place, it fired
@@ -329,16 +328,21 @@ def _status(
 
 
 def _finding(
-    original: str, span: Callable[[int, int], tuple[int, int]] | None, hit: RawHit, rule: RuleSpec, cue: _Cue | None
+    original: str, span: Callable[[int, int], tuple[int, int]] | None, start: int, end: int, term: str, pattern: bool,
+    rule: RuleSpec, cue: _Cue | None,
 ) -> Finding:
-    """A hit as a finding in the original's offsets (`span` maps them; None: the same)."""
-    start, end = span(hit.start, hit.end) if span is not None else (hit.start, hit.end)
-    cue_text = None
-    if cue is not None:
-        cue_start, cue_end = span(cue[1], cue[2]) if span is not None else (cue[1], cue[2])
-        cue_text = original[cue_start:cue_end]
-    return build_finding(rule.id, rule.severity, start, end, original[start:end],
-                   cue[0] if cue is not None else Status.AFFIRMED, cue_text, "screen", None, hit.term, hit.pattern)
+    """A hit (shadow offsets) as a finding in the original's offsets (`span` maps them; None: the same)."""
+    if span is not None:
+        start, end = span(start, end)
+    if cue is None:
+        return build_finding(rule.id, rule.severity, start, end, original[start:end], _AFFIRMED, None, "screen", None,
+                             term, pattern)
+    cue_start, cue_end = span(cue[1], cue[2]) if span is not None else (cue[1], cue[2])
+    return build_finding(rule.id, rule.severity, start, end, original[start:end], cue[0], original[cue_start:cue_end],
+                         "screen", None, term, pattern)
+
+
+_AFFIRMED = Status.AFFIRMED
 
 
 _cache: OrderedDict[str, CompiledScreen] = OrderedDict()
