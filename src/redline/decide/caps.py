@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from operator import attrgetter
 
 from redline.types import Finding
 
 MAX_PER_RULE = 20
 MAX_PER_CHECK = 100
 MAX_FINDING_TEXT = 500
+_TEXT = attrgetter("text")
 
 
 def _short(finding: Finding) -> Finding:
@@ -30,7 +32,7 @@ def cap_findings(findings: tuple[Finding, ...]) -> tuple[tuple[Finding, ...], in
     """The findings a decision keeps, in their order, and how many were left out."""
     if not findings or (len(findings) == 1 and len(findings[0].text) <= MAX_FINDING_TEXT):
         return findings, 0  # most checks: no generator to walk
-    short = all(len(f.text) <= MAX_FINDING_TEXT for f in findings)
+    short = max(map(len, map(_TEXT, findings))) <= MAX_FINDING_TEXT
     if short and len(findings) <= MAX_PER_RULE:  # the common case: nothing to count
         return findings, 0
     if short and len(findings) <= MAX_PER_CHECK and max(Counter(f.rule for f in findings).values()) <= MAX_PER_RULE:

@@ -72,6 +72,7 @@ _REACH = 480
 _CLAUSE_MARK = re.compile(r"[,:;()]").search
 _WORDS = re.compile(r"[\w']+").findall
 _QUOTES = (('"', '"'), ("\u201c", "\u201d"))
+_OPENINGS = tuple(opening for opening, _ in _QUOTES)
 
 # An entry is (stops, status, window): a stop (terminator or pseudo-trigger) ends the
 # scope of `status` beyond it; otherwise the phrase sets `status` within `window` words.
@@ -417,7 +418,7 @@ class TextContext:
         self._stops: Sequence[int] = ()
         self._ids: list[int] = []
         self._tangled: list[int] = []
-        self._quotes = any(opening in text for opening, _ in _QUOTES)
+        self._quotes = any(map(text.__contains__, _OPENINGS))
         self._longest = 0
         if many:
             literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
