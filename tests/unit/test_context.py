@@ -394,3 +394,26 @@ def test_cues_of_hits_on_trigger_words_agree_between_a_text_read_whole_and_one_s
                 assert many.cues(start, end, spans) == TextContext(text).cues(start, end, spans), (text, start, spans)
                 checked += 1
     assert checked > 4000
+
+
+def test_a_sentence_resolves_its_phrases_as_the_resolver_does() -> None:
+    """A sentence whose phrases do not overlap takes them as they stand; any other is
+    resolved (longest first, pseudo-triggers): both as `_resolve` without a hit."""
+    import random
+
+    from redline.screen.context import _find_phrases, _resolve, _Sentence
+
+    rng = random.Random(29)
+    overlapping = 0
+    for text in _trigger_texts(31, 500):
+        for _ in range(3):
+            a = rng.randrange(len(text))
+            raw = _find_phrases(text[a : a + rng.randint(1, 120)], a)
+            if not 1 < len(raw) <= 32:
+                continue
+            held = _Sentence(raw)
+            expected = _resolve(raw, ())
+            assert held.resolved == expected and held.resolved_ends == [p[1] for p in expected]
+            assert held.shape == tuple(id(p[2]) for p in expected)
+            overlapping += expected != raw
+    assert overlapping > 50  # sentences with overlapping phrases were among them

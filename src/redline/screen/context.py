@@ -373,6 +373,7 @@ class _Sentence:
 
     def __init__(self, raw: list[_Found]) -> None:
         self.raw = raw
+        self.starts: Sequence[int]
         self.slots: dict[int, Cues] = {}
         self.resolved: list[_Found] | None
         self.shape: tuple[int, ...]
@@ -383,16 +384,21 @@ class _Sentence:
             self.starts, self.reach, self.resolved, self.resolved_ends = [raw[0][0]], [-1, raw[0][1]], raw, [raw[0][1]]
             self.shape = (id(raw[0][2]),)
             return
-        self.starts = [p[0] for p in raw]
+        starts, stops, entries = zip(*raw)
+        self.starts = starts
         if len(raw) > 2 * _NEAREST:  # walked by each hit's nearest phrases (TextContext.cues)
             self.reach, self.resolved, self.resolved_ends, self.shape = [], None, [], ()
             return
-        self.reach = list(accumulate(map(_END, raw), max, initial=-1))  # furthest end of raw[:k]
-        self.resolved = _resolve(raw, ())
-        self.resolved_ends = [p[1] for p in self.resolved]
+        self.reach = list(accumulate(stops, max, initial=-1))  # furthest end of raw[:k]
+        if any(map(lt, starts[1:], self.reach[1:-1])):  # a phrase starts inside an earlier one
+            self.resolved = _resolve(raw, ())
+            self.resolved_ends = [p[1] for p in self.resolved]
+            entries = tuple(p[2] for p in self.resolved)
+        else:  # none overlaps another: resolved as they stand
+            self.resolved, self.resolved_ends = raw, list(stops)
         # which phrases, in order: the table's entries live as long as the module, so their
         # ids name them (two phrases of one table row share their entries)
-        self.shape = tuple(id(p[2]) for p in self.resolved)
+        self.shape = tuple(map(id, entries))
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether a phrase overlaps text[start:end] (then it is resolved without it)."""
