@@ -15,12 +15,16 @@ sign that it is present), and `{a|b}` alternatives that expand at load. The stat
 default (policy/schema.py).
 
 The phrases live in data/context_triggers.tsv. They are compiled once into one
-Aho-Corasick automaton over space-padded phrases. `TextContext` finds the cues of a text
-ONCE: with many hits, the sentence ends and the trigger phrases of the whole text in one
-pass each; with a few, the phrases of each sentence that holds a hit. Per sentence it
-resolves the phrases once (longest wins, pseudo-triggers) and keeps each walk by the
-hit's slot among them, so a hit costs a few bisections; only a hit whose own words
-overlap a phrase, or whose walk measured its distance to a trigger, is walked anew.
+Aho-Corasick automaton over space-padded phrases, and the literal ones (", we", ":")
+with the characters that may end a sentence into a second. `TextContext` finds the cues
+of a text ONCE: with many hits, the sentence ends, literal phrases and trigger phrases of
+the whole text in two passes; with a few, the phrases of each sentence that holds a hit.
+Per sentence it resolves the phrases once (longest wins, pseudo-triggers; a sentence
+whose phrases do not overlap is resolved as it stands) and looks each hit's walk up by
+the sentence's shape (which phrases, in order) and the hit's slot among them, so a hit
+costs a few bisections; only a hit whose own words overlap a phrase, or whose walk
+measured its distance to a trigger, is walked anew. A walk reads each phrase as two bit
+masks (the statuses it stops, those it sets) unless a phrase has a word window.
 `assess` is the one-hit form of the same thing.
 """
 
