@@ -426,7 +426,7 @@ class TextContext:
         self._phrases: list[_Found] | None = None
         self._starts: Sequence[int] = ()
         self._stops: Sequence[int] = ()
-        self._ids: list[int] = []
+        self._ids: tuple[int, ...] = ()
         self._tangled: list[int] = []
         self._quotes = any(map(text.__contains__, _OPENINGS))
         self._longest = 0
@@ -438,10 +438,10 @@ class TextContext:
                 starts, stops, entries = zip(*phrases)
                 self._starts, self._stops = starts, stops
                 self._longest = max(map(sub, stops, starts))
-                # For `_plain`: each phrase's table entries by id (a walk's shape), and the
+                # For `cues`: each phrase's table entries by id (a walk's shape), and the
                 # phrases that start inside an earlier one (mostly none): a sentence without
                 # such a phrase is already resolved, its phrases a slice of the text's.
-                self._ids = list(map(id, entries))
+                self._ids = tuple(map(id, entries))
                 self._tangled = list(compress(count(1), map(lt, starts[1:], accumulate(stops, max))))
         self._sentences: dict[tuple[int, int], _Sentence] = {}
         self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Cues] = {}
@@ -499,12 +499,40 @@ class TextContext:
         s0, s1 = self._sentence(start, end)
         quote = self._quotes and any(opening in text[s0:s1] for opening, _ in _QUOTES)
         if not quote and self._phrases is not None:
-            first = bisect_left(self._starts, s0)
-            if first == len(self._starts) or self._starts[first] >= s1:
+            starts, stops = self._starts, self._stops
+            first = bisect_left(starts, s0)
+            last = bisect_left(starts, s1, first)
+            if first == last:
                 return ()  # no phrase in the sentence: most sentences of a text with many hits
-            plain = self._plain(first, s1, start, end, others)
-            if plain is not None:
-                return plain
+            # Where the sentence's phrases, a slice of the text's, neither overlap one another
+            # nor the hit's words nor run past its end, they are its resolved phrases as they
+            # stand, and the hit's walk is looked up by their shape and its slot (inline: this
+            # runs once per hit of a dense text). Otherwise `_held` resolves the sentence.
+            plain = last - first <= 2 * _NEAREST and stops[last - 1] <= s1  # not packed, none runs past
+            tangled = self._tangled  # the phrases that start inside an earlier one: mostly none
+            if plain and tangled:
+                k = bisect_right(tangled, first)
+                plain = k == len(tangled) or tangled[k] >= last
+            if plain:
+                # disjoint phrases: ends rise with starts, so the one before a word's end reaches furthest
+                k = bisect_left(starts, end, first, last)
+                plain = (k == first or stops[k - 1] <= start) and (not others or self._clear(first, last, others))
+            if plain:
+                slot = bisect_right(stops, start, first, last) - first
+                shape = (self._ids[first:last], slot)
+                picks = _SHAPES.get(shape)
+                if picks is None:
+                    picks, measured = _walk(text, self._phrases[first:last], slot, start, end)
+                    if not measured:
+                        if len(_SHAPES) >= _SHAPES_SIZE:
+                            _SHAPES.clear()
+                        _SHAPES[shape] = picks
+                if not picks:
+                    return ()
+                if len(picks) == 1:
+                    status, i = picks[0]
+                    return ((status, starts[first + i], stops[first + i]),)
+                return tuple((status, starts[first + i], stops[first + i]) for status, i in picks)
         held = self._held(s0, s1)
         raw = held.raw
         if not raw and not quote:
@@ -544,44 +572,14 @@ class TextContext:
                 found = cached
         return self._quote(found, s0, s1, start, end) if quote else found
 
-    def _plain(self, first: int, s1: int, start: int, end: int, others: tuple[tuple[int, int], ...]) -> Cues | None:
-        """The cues of a hit in a sentence (of a text read whole) whose phrases, from the
-        text's `first` on, neither overlap one another nor the hit's words nor run past its
-        end `s1`: then they are the sentence's resolved phrases as they stand, and the hit
-        costs a few bisections and a look-up of its walk by shape (None: not such a case;
-        `_held` resolves the sentence)."""
+    def _clear(self, first: int, last: int, spans: tuple[tuple[int, int], ...]) -> bool:
+        """Whether none of the disjoint phrases text[first:last] overlaps one of `spans`."""
         starts, stops = self._starts, self._stops
-        last = bisect_left(starts, s1, first)
-        if last - first > 2 * _NEAREST or stops[last - 1] > s1:
-            return None  # packed: walked by the nearest phrases; or the last phrase runs past the end
-        tangled = self._tangled
-        if tangled:
-            k = bisect_right(tangled, first)
-            if k < len(tangled) and tangled[k] < last:
-                return None  # phrases overlap: resolved by `_held`
-        # disjoint phrases: ends rise with starts, so the one before the hit's end reaches furthest
-        k = bisect_left(starts, end, first, last)
-        if k > first and stops[k - 1] > start:
-            return None
-        for a, b in others:
+        for a, b in spans:
             k = bisect_left(starts, b, first, last)
             if k > first and stops[k - 1] > a:
-                return None
-        slot = bisect_right(stops, start, first, last) - first
-        shape = (tuple(self._ids[first:last]), slot)
-        picks = _SHAPES.get(shape)
-        if picks is None:
-            picks, measured = _walk(self.text, self._phrases[first:last], slot, start, end)  # type: ignore[index]
-            if not measured:
-                if len(_SHAPES) >= _SHAPES_SIZE:
-                    _SHAPES.clear()
-                _SHAPES[shape] = picks
-        if not picks:
-            return ()
-        if len(picks) == 1:
-            status, i = picks[0]
-            return ((status, starts[first + i], stops[first + i]),)
-        return tuple((status, starts[first + i], stops[first + i]) for status, i in picks)
+                return False
+        return True
 
     def _quote(self, found: Cues, s0: int, s1: int, start: int, end: int) -> Cues:
         """`found`, with the quotation the hit stands in as its attribution cue."""
