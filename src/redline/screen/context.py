@@ -143,14 +143,12 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
     literals: list[_Literal] = [
         (p, (b, a, any(pseudo), (_code(b), _code(a))), p[-1].isalnum()) for p, (b, a, pseudo) in literal.items()
     ]
-    # The same automaton finds the characters that may end a sentence (indexes from
-    # len(literals) on): a text with many hits gets its literal phrases and its sentence
-    # ends from one pass. A DFA: a hundred short patterns make a small one, and it scans
-    # in half the time of the default NFA.
-    scan = ahocorasick_rs.AhoCorasick(
-        list(literal) + list(_END_CHARS), implementation=ahocorasick_rs.Implementation.DFA
-    )
-    return ahocorasick_rs.AhoCorasick(phrases), entries, scan, literals
+    return ahocorasick_rs.AhoCorasick(phrases), entries, _small_dfa(list(literal)), literals
+
+
+def _small_dfa(patterns: list[str]) -> ahocorasick_rs.AhoCorasick:
+    # a hundred short patterns make a small DFA, and it scans in half the time of the default NFA
+    return ahocorasick_rs.AhoCorasick(patterns, implementation=ahocorasick_rs.Implementation.DFA)
 
 
 # A sentence may end at one of these (`_ends_sentence`), in this order: a period (the word
@@ -185,6 +183,10 @@ def _expand(phrase: str) -> list[str]:
 
 _AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES = _load()
 _LITERALS = len(_LITERAL_ENTRIES)
+# For a whole text, the same literal phrases and the characters that may end a sentence
+# (indexes from _LITERALS on), so that a text with many hits gets both from one pass. A
+# sentence's own scan keeps to the literal phrases: it does not look for ends.
+_TEXT_AUTOMATON = _small_dfa([p for p, _, _ in _LITERAL_ENTRIES] + list(_END_CHARS))
 _PERIOD, _QUESTION = _LITERALS, _LITERALS + 2  # the automaton's indexes of "." and "?" (`_END_CHARS`)
 
 
@@ -246,7 +248,7 @@ def _folded(text: str) -> str:
 
 def _find_phrases(text: str, s0: int = 0, literal: list[tuple[int, int, int]] | None = None) -> list[_Found]:
     """Every trigger phrase in `text` (offsets + s0), sorted by start, longest first.
-    `literal`: what `_LITERAL_AUTOMATON` finds in `text`, where the caller has it."""
+    `literal`: what `_TEXT_AUTOMATON` finds in `text`, where the caller has it."""
     padded = " " + _folded(text) + " "
     found: list[_Found] = [
         (s0 + start, s0 + end - 2, _ENTRIES[index])  # without the padding
@@ -319,13 +321,13 @@ _NO_CUES = ContextAssessment()
 
 def _sentence_ends(text: str, literal: list[tuple[int, int, int]] | None = None) -> list[int]:
     """Every offset of `text` where `_ends_sentence` holds, in order. `literal`: what
-    `_LITERAL_AUTOMATON` finds in `text` (its sentence-end characters are read from it).
+    `_TEXT_AUTOMATON` finds in `text` (its sentence-end characters are read from it).
 
     For a period the word before it decides ("e.g.", "dr."): its start is found between
     this period and the one before (the automaton reports every period), so a text
     without spaces costs one pass, not one search back to the start per period."""
     if literal is None:
-        literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
+        literal = _TEXT_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
     ends: list[int] = []
     dot = -1  # the last period
     last = len(text) - 1
@@ -431,7 +433,7 @@ class TextContext:
         self._quotes = any(map(text.__contains__, _OPENINGS))
         self._longest = 0
         if many:
-            literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
+            literal = _TEXT_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
             self._ends = _sentence_ends(text, literal)
             phrases = self._phrases = _find_phrases(text, 0, literal)
             if phrases:  # column by column, in C
