@@ -441,10 +441,13 @@ class TextContext:
                 self._starts, self._stops = starts, stops
                 self._longest = max(map(sub, stops, starts))
                 # For `cues`: each phrase's table entries by id (a walk's shape), and the
-                # phrases that start inside an earlier one (mostly none): a sentence without
-                # such a phrase is already resolved, its phrases a slice of the text's.
+                # phrases that start inside the one before (mostly none). Phrases of a
+                # sentence that overlap make one of these between them (the phrase after the
+                # first of two that overlap starts inside it, or inside the one before it),
+                # so a sentence without one past its first phrase is already resolved, its
+                # phrases a slice of the text's.
                 self._ids = tuple(map(id, entries))
-                self._tangled = list(compress(count(1), map(lt, starts[1:], accumulate(stops, max))))
+                self._tangled = list(compress(count(1), map(lt, starts[1:], stops)))
         self._sentences: dict[tuple[int, int], _Sentence] = {}
         self._memo: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Cues] = {}
 
