@@ -390,11 +390,12 @@ class _Sentence:
             self.starts, self.reach, self.resolved, self.resolved_ends = [raw[0][0]], [-1, raw[0][1]], raw, [raw[0][1]]
             self.shape = (id(raw[0][2]),)
             return
-        starts, stops, entries = zip(*raw)
-        self.starts = starts
         if len(raw) > 2 * _NEAREST:  # walked by each hit's nearest phrases (TextContext.cues)
+            self.starts = [p[0] for p in raw]
             self.reach, self.resolved, self.resolved_ends, self.shape = [], None, [], ()
             return
+        starts, stops, entries = zip(*raw)
+        self.starts = starts
         self.reach = list(accumulate(stops, max, initial=-1))  # furthest end of raw[:k]
         if any(map(lt, starts[1:], self.reach[1:-1])):  # a phrase starts inside an earlier one
             self.resolved = _resolve(raw, ())
