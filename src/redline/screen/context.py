@@ -248,7 +248,7 @@ def _folded(text: str) -> str:
 
 def _find_phrases(text: str, s0: int = 0, literal: list[tuple[int, int, int]] | None = None) -> list[_Found]:
     """Every trigger phrase in `text` (offsets + s0), sorted by start, longest first.
-    `literal`: what `_TEXT_AUTOMATON` finds in `text`, where the caller has it."""
+    `literal`: the literal phrases an automaton found in `text`, where the caller has them."""
     padded = " " + _folded(text) + " "
     found: list[_Found] = [
         (s0 + start, s0 + end - 2, _ENTRIES[index])  # without the padding
@@ -319,9 +319,12 @@ _END_CANDIDATES = re.compile(r"[.!?\n;](?!(?<=[.!?])\S)")
 _NO_CUES = ContextAssessment()
 
 
-def _sentence_ends(text: str, literal: list[tuple[int, int, int]] | None = None) -> list[int]:
+def _sentence_ends(
+    text: str, literal: list[tuple[int, int, int]] | None = None, phrases: list[tuple[int, int, int]] | None = None
+) -> list[int]:
     """Every offset of `text` where `_ends_sentence` holds, in order. `literal`: what
-    `_TEXT_AUTOMATON` finds in `text` (its sentence-end characters are read from it).
+    `_TEXT_AUTOMATON` finds in `text` (its sentence-end characters are read from it);
+    its literal phrases go to `phrases`, where given.
 
     For a period the word before it decides ("e.g.", "dr."): its start is found between
     this period and the one before (the automaton reports every period), so a text
@@ -331,9 +334,12 @@ def _sentence_ends(text: str, literal: list[tuple[int, int, int]] | None = None)
     ends: list[int] = []
     dot = -1  # the last period
     last = len(text) - 1
-    for index, i, _ in literal:  # one character each: by offset
+    for match in literal:  # an end is one character: by offset
+        index, i, _ = match
         if index < _PERIOD:
-            continue  # a literal phrase
+            if phrases is not None:
+                phrases.append(match)  # a literal phrase
+            continue
         if index > _QUESTION:  # a line break or ";"
             ends.append(i)
             continue
@@ -434,8 +440,8 @@ class TextContext:
         self._quotes = any(map(text.__contains__, _OPENINGS))
         self._longest = 0
         if many:
-            literal = _TEXT_AUTOMATON.find_matches_as_indexes(text, overlapping=True)
-            self._ends = _sentence_ends(text, literal)
+            literal: list[tuple[int, int, int]] = []
+            self._ends = _sentence_ends(text, _TEXT_AUTOMATON.find_matches_as_indexes(text, overlapping=True), literal)
             phrases = self._phrases = _find_phrases(text, 0, literal)
             if phrases:  # column by column, in C
                 starts, stops, entries = zip(*phrases)
