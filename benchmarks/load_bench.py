@@ -5,6 +5,7 @@
     python benchmarks/load_bench.py --rate 800               # paced at 800 checks/s in all
     python benchmarks/load_bench.py --workers 2 --db postgresql+psycopg://u:p@127.0.0.1/bench
     python benchmarks/load_bench.py --generator python --json
+    python benchmarks/load_bench.py --connections 32 --pin   # server on one core, wrk on the rest
 
 The server runs in a subprocess on 127.0.0.1 (SQLite in a temporary folder unless `--db`
 names a database, a generated 100-rule policy whose terms are pseudo-words) and gets ~1 KB
@@ -18,6 +19,10 @@ then, so a stall shows as latency instead of quietly lowering the offered load (
 correction). `--generator python` uses client threads with httpx instead (it shares the
 cores with the server far more). Throughput is the 200s over the time from the start of
 the measured window to the last response counted, never capped at the scheduled end.
+
+Neither is pinned to a core unless `--pin` is given: then the server (every thread of it)
+runs on the last CPU and wrk (with this script) on the others, so that on a small machine
+the two do not take turns on the same core; it needs fewer workers than CPUs (Linux).
 
 Afterwards every 200 is reconciled by id: each acknowledged decision must have its audit
 row and its decision-log line (requests cut off when the generator stops may leave rows
@@ -292,6 +297,29 @@ def make_server(args: argparse.Namespace, root: Path, policy: str) -> tuple[Live
     return server, db_url, log_path
 
 
+def pin_server(server: LiveServer, cpus: set[int]) -> None:
+    """Every thread of the server's processes (workers too) on `cpus`; threads started
+    later inherit it from the thread that starts them."""
+    assert server.process is not None
+    pids = [server.process.pid]
+    try:
+        children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children")
+        pids += [int(p) for p in children.read_text().split()]
+    except OSError:
+        pass
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            os.sched_setaffinity(int(task.name), cpus)
+
+
+def split_cpus(workers: int) -> tuple[set[int], set[int]]:
+    """(the server's CPUs, the generator's): the last `workers` CPUs and the rest."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if workers >= len(cpus):
+        raise SystemExit(f"--pin needs fewer workers than CPUs ({workers} workers, {len(cpus)} CPUs)")
+    return set(cpus[-workers:]), set(cpus[:-workers])
+
+
 def run_wrk(args: argparse.Namespace, server: LiveServer, root: Path, texts: list[str], seconds: float,
             rate: float) -> dict[str, Any]:  # fmt: skip
     """One wrk run; its summary, and per response (status, latency µs), and the 200s' ids."""
@@ -312,7 +340,13 @@ def run_wrk(args: argparse.Namespace, server: LiveServer, root: Path, texts: lis
         "wrk", "-t", str(args.connections), "-c", str(args.connections), "-d", f"{seconds:.0f}s",
         "--timeout", "10s", "-s", str(WRK_SCRIPT), server.url + "/v1/check",
     ]  # fmt: skip
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=seconds + 60)
+    generator = args.generator_cpus
+
+    def pinned() -> None:
+        if generator:
+            os.sched_setaffinity(0, generator)
+
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=seconds + 60, preexec_fn=pinned)
     if done.returncode != 0 or not out_path.exists():
         raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr or done.stdout}")
     lines = [json.loads(line) for line in out_path.read_text().splitlines()]
@@ -334,6 +368,9 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
         root = Path(tmp)
         server, db_url, log_path = make_server(args, root, policy)
         server.run()
+        if args.pin:
+            serving, args.generator_cpus = split_cpus(args.workers)
+            pin_server(server, serving)
         before = recorded_ids(db_url)  # a database given with --db may hold rows already
         try:
             warm = run_wrk(args, server, root, texts, args.warmup, args.rate)
@@ -365,6 +402,7 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
         "connections": args.connections,
         "backend": "postgresql" if db_url.startswith("postgresql") else "sqlite",
         "rate_target": args.rate or None,
+        "pinned": bool(args.pin),
         "duration_s": round(elapsed, 2),
         "requests": measured,
         "throughput_per_s": round(statuses.get("200", 0) / elapsed, 1) if elapsed > 0 else 0.0,
@@ -402,9 +440,15 @@ def main() -> int:
     parser.add_argument("--rules", type=int, default=100)
     parser.add_argument("--text-bytes", type=int, default=1024)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pin", action="store_true", help="wrk generator: the server on the last CPU(s), wrk on the rest")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     args.threads = args.connections
+    args.generator_cpus = set()
+    if args.pin and args.generator != "wrk":
+        parser.error("--pin is for the wrk generator")
+    if args.pin:
+        split_cpus(args.workers)  # refuse before anything starts
     rng = random.Random(args.seed)
     policy, terms = make_policy(rng, args.rules)
     texts = make_texts(rng, terms, 500, args.text_bytes)
