@@ -165,8 +165,8 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
-def server_cpu(server: LiveServer) -> float | None:
-    """CPU seconds of the server and (with --workers) its worker processes."""
+def server_pids(server: LiveServer) -> list[int]:
+    """The server's process and (with --workers) its worker processes."""
     assert server.process is not None
     pids = [server.process.pid]
     try:
@@ -174,7 +174,12 @@ def server_cpu(server: LiveServer) -> float | None:
         pids += [int(p) for p in children.read_text().split()]
     except OSError:
         pass
-    found = [cpu_seconds(p) for p in pids]
+    return pids
+
+
+def server_cpu(server: LiveServer) -> float | None:
+    """CPU seconds of the server and (with --workers) its worker processes."""
+    found = [cpu_seconds(p) for p in server_pids(server)]
     return sum(f for f in found if f is not None) if any(f is not None for f in found) else None
 
 
@@ -300,14 +305,7 @@ def make_server(args: argparse.Namespace, root: Path, policy: str) -> tuple[Live
 def pin_server(server: LiveServer, cpus: set[int]) -> None:
     """Every thread of the server's processes (workers too) on `cpus`; threads started
     later inherit it from the thread that starts them."""
-    assert server.process is not None
-    pids = [server.process.pid]
-    try:
-        children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children")
-        pids += [int(p) for p in children.read_text().split()]
-    except OSError:
-        pass
-    for pid in pids:
+    for pid in server_pids(server):
         for task in Path(f"/proc/{pid}/task").iterdir():
             os.sched_setaffinity(int(task.name), cpus)
 
