@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+
+import orjson
 
 from redline.store.scrub import Scrubbed, scrub
 from redline.types import Decision
@@ -71,8 +74,11 @@ def _metadata(value: Any, *, ids: bool = False) -> Any:
         for key, item in value.items():
             key = str(key)
             kind = type(item)
-            if item is None or kind is bool or kind is int or kind is float:
+            if item is None or kind is bool or kind is int:
                 kept[key] = item  # a count or a flag, even under a body's key; no call needed
+                continue
+            if kind is float:
+                kept[key] = item if math.isfinite(item) else NonFinite(item)
                 continue
             if key.lower() in _BODY_KEYS and not isinstance(item, (int, float)):
                 continue
@@ -88,6 +94,8 @@ def _metadata(value: Any, *, ids: bool = False) -> Any:
         return [_metadata(item, ids=ids) for item in items]
     if isinstance(value, str):
         return _clean_string(value)
+    if type(value) is float and not math.isfinite(value):
+        return NonFinite(value)
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return _clean_string(getattr(value, "value", None) or str(value))
@@ -162,12 +170,40 @@ class DecisionEventV1:
         return json_line(self.to_dict()).decode("utf-8")
 
 
+class NonFinite(float):
+    """A NaN or an infinity on its way to a log line. The standard encoder writes it as it
+    writes any float (`NaN`, `Infinity`); orjson, which would write `null`, refuses a float
+    subclass, so a line that holds one is written by the standard encoder, as before."""
+
+
+def _number(value: float) -> float:
+    return value if math.isfinite(value) else NonFinite(value)
+
+
 _LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
 _ASCII_LINE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), default=str)
+# Everything but JSON's own types goes to `_refuse`: subclasses (str enums, NonFinite),
+# datetimes and dataclasses, which orjson would write in its own way, not as `str()` does.
+_ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
 
 
 def json_line(fields: dict[str, Any]) -> bytes:
-    """`fields` as one line of UTF-8 JSON (see `DecisionEventV1.to_json_line`)."""
+    """`fields` as one line of UTF-8 JSON (see `DecisionEventV1.to_json_line`).
+
+    orjson writes a decision's line about ten times faster than the standard encoder (a
+    tenth of a check's time in the service went to it). It takes only JSON's own types
+    here; anything else (a `NonFinite`, a lone surrogate, an int past 64 bits, a value
+    that needs `str()`) makes it refuse, and the standard encoder writes the line as it
+    always did. The two spell a few floats differently (`1e-05` and `0.00001`) and read
+    back the same (`tests/unit/test_log_encoding.py`)."""
+    try:
+        return orjson.dumps(fields, default=_refuse, option=_ORJSON_OPTIONS | orjson.OPT_APPEND_NEWLINE)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        pass
     try:
         return (_LINE.encode(fields) + "\n").encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: the whole line in ASCII escapes
@@ -199,7 +235,7 @@ def review_event(
         suppressed=(),
         layers={},
         context=None,
-        timings_ms={"total": round(float(duration_ms), 4)},
+        timings_ms={"total": _number(round(float(duration_ms), 4))},
         text_chars=0,
         text_excerpt=_clean_string(excerpt)[:EXCERPT_CHARS],
         erased=(),
@@ -247,7 +283,7 @@ def event_fields(
         ),
         "layers": _metadata(decision.layers),
         "context": _metadata(decision.context) if decision.context is not None else None,
-        "timings_ms": {k: round(float(v), 4) for k, v in decision.timings_ms.items()},
+        "timings_ms": {k: _number(round(float(v), 4)) for k, v in decision.timings_ms.items()},
         "text_chars": len(text),
         "text_excerpt": scrubbed.text[:EXCERPT_CHARS],
         "erased": tuple(e.to_dict() for e in scrubbed.erased[:MAX_ERASED]),
