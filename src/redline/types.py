@@ -381,3 +381,12 @@ def build_decision(
     shell.__class__ = Decision
     decision: Decision = shell
     return decision
+
+
+def with_review(decision: Decision, review: dict[str, Any] | None) -> Decision:
+    """`dataclasses.replace(decision, review=review)`, for the per-check path."""
+    d = decision
+    return build_decision(
+        d.id, d.outcome, d.reason, d.risk_level, d.findings, d.suppressed, d.policy_name, d.policy_hash,
+        d.timings_ms, d.layers, d.error, d.context, d.action, d.omitted, review,
+    )

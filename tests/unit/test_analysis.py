@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from redline import Gate, Policy, load_policy
 from redline.screen import analysis as analysis_module
-from redline.screen import engine as screen_engine
+from redline.screen.detectors import shared_detector
 from redline.screen.analysis import TextAnalysis
 from redline.screen.context import TextContext
 from redline.screen.detectors.base import Detection
@@ -123,7 +123,7 @@ def test_the_text_alone_is_worked_out_once_for_every_policy(monkeypatch: pytest.
         return normalize(text, join_symbols=join_symbols)
 
     monkeypatch.setattr(analysis_module, "normalize", counting)
-    detector = screen_engine._detector("pii")
+    detector = shared_detector("pii")
     detected: list[str] = []
     real_detect = detector.detect
 

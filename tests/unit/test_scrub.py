@@ -58,3 +58,54 @@ def test_scrub_never_raises_and_erased_spans_lie_in_the_text(text: str) -> None:
     result = scrub(text)
     for erased in result.erased:
         assert 0 <= erased.start < erased.end <= len(text)
+
+
+# pieces of text the two default detectors find, and the characters that hide them
+_PIECES = ["maria.lopez@example.com", "415-555-0134", "AKIAIOSFODNN7EXAMPLE", "4111 1111 1111 1111", "call me",
+           " ", ". ", "\u200b", "\u034f", "é", "key=", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "\n"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_a_checks_analysis_scrubs_as_the_text_alone_does(text: str) -> None:
+    """The service hands the scrubber the analysis its check read: the same masks and
+    spans as a fresh scrub, whichever detectors the policy had on."""
+    from redline.screen.analysis import TextAnalysis
+
+    for gate in _GATES:
+        analysis = TextAnalysis(text, shared=False)
+        gate.check(analysis)  # type: ignore[attr-defined]
+        assert scrub(text, analysis=analysis) == scrub(text)
+    assert scrub(text, analysis=TextAnalysis(text + "x")) == scrub(text)  # another text's analysis is not read
+
+
+def _gate(detectors: dict[str, str]) -> object:
+    from redline import Gate, Policy
+
+    return Gate(Policy.model_validate({"version": 1, "name": "scrub-test", "detectors": detectors,
+                                       "skills": [{"slug": "s", "red_lines": [{"id": "r", "rule": "Never mention refunds.",
+                                                                                "severity": "block", "terms": ["refund"]}]}]}))  # fmt: skip
+
+
+_GATES = [_gate({"credentials": "refuse", "pii": "escalate"}), _gate({"credentials": "off", "pii": "off"})]
+
+
+def test_the_detectors_a_check_ran_are_not_run_again_by_the_scrubber(monkeypatch: object) -> None:
+    from redline.screen.analysis import TextAnalysis
+    from redline.screen.detectors import shared_detector
+
+    calls: list[str] = []
+    for name in ("credentials", "pii"):
+        detector = shared_detector(name)
+        real = detector.detect
+
+        def counting(text: str, real: object = real, name: str = name) -> list[Detection]:
+            calls.append(name)
+            return real(text)  # type: ignore[operator,no-any-return]
+
+        monkeypatch.setattr(detector, "detect", counting)  # type: ignore[attr-defined]
+    text = "Mail maria.lopez@example.com, key AKIAIOSFODNN7EXAMPLE."
+    analysis = TextAnalysis(text, shared=False)
+    _GATES[0].check(analysis)  # type: ignore[attr-defined]
+    assert sorted(calls) == ["credentials", "pii"]
+    masked = scrub(text, analysis=analysis)
+    assert sorted(calls) == ["credentials", "pii"] and "[EMAIL_ADDRESS]" in masked.text

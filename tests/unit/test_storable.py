@@ -73,3 +73,51 @@ def test_a_request_text_is_refused_exactly_when_it_holds_a_nul_or_a_lone_surroga
     else:
         with pytest.raises(ValueError, match=f"at offset {found.start()};"):
             storable(text)
+
+
+def _decision_insert() -> Any:
+    from sqlalchemy import create_engine
+
+    from redline.store.models import DecisionRecord
+    from redline.store.sql_insert import RowInsert
+
+    return RowInsert(DecisionRecord.__table__, create_engine("sqlite://").dialect)  # type: ignore[arg-type]
+
+
+_INSERT = _decision_insert()
+_JSON_COLUMNS = ("rules_fired", "suppressed", "findings", "layers", "context", "timings_ms", "action", "omitted")
+
+
+@settings(max_examples=400, deadline=None)
+@given(_chars, _chars, st.fixed_dictionaries({}, optional={c: _values for c in _JSON_COLUMNS}))
+def test_the_look_at_driver_values_passes_only_rows_the_walk_would_store(
+    text: str, reason: str, json_columns: dict[str, Any]
+) -> None:
+    """`storable_values` (the writer's first look, at JSON text) may suspect a clean row
+    (an escaped backslash, an emoji's pair) but never passes one that the walk refuses."""
+    from datetime import UTC, datetime
+
+    from redline.store.sql_rows import storable_values
+
+    row: dict[str, Any] = {c.key: None for c in _INSERT._table.columns}
+    row.update(id="d1", created_at=datetime.now(UTC), policy_name="p", policy_hash="h", outcome="execute",
+               reason=reason, risk_level="low", total_ms=1.0, licensed_by_context=False, text_excerpt=reason[:200])  # fmt: skip
+    row.update(json_columns)
+    try:
+        values = _INSERT.values(row)
+    except ValueError:  # NaN in a key position and the like: json.dumps refuses it, as the insert would
+        return
+    refused = _verdict(lambda what, value, _: check_row_storable(what, text, row), None)
+    if storable_values(text, values):
+        assert refused is None
+
+
+def test_the_look_at_driver_values_suspects_each_kind_of_fault() -> None:
+    from redline.store.sql_rows import storable_values
+
+    clean = ["d1", "a reason", '{"k": ["v", 1.5]}', '["\\u00e9"]', None, 2.0]
+    assert storable_values("a draft", clean)
+    assert not storable_values("a\x00draft", clean)
+    assert not storable_values("a \ud800 draft", clean)
+    for value in ("re\x00ason", "re\udc80ason", '["\\u0000"]', '{"k\\ud800": 1}', '["\\uDFFF"]'):
+        assert not storable_values("a draft", [*clean, value]), value

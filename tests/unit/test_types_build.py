@@ -9,7 +9,9 @@ import pickle
 
 import pytest
 
-from redline.types import Decision, Finding, Outcome, RiskLevel, Severity, Status, build_decision, build_finding
+from redline.types import (
+    Decision, Finding, Outcome, RiskLevel, Severity, Status, build_decision, build_finding, with_review,
+)
 
 
 def _finding_args(i: int) -> tuple[object, ...]:
@@ -80,3 +82,19 @@ def test_per_check_values_built_the_same_way_are_the_constructed_ones() -> None:
     assert resolve((), confidence=None, min_confidence=0) == Resolution(Outcome.EXECUTE, "clean", RiskLevel.LOW)
     assert resolve((), confidence=None, min_confidence=50) == Resolution(Outcome.DEFER, "below_auto_send_threshold",
                                                                         RiskLevel.LOW)
+
+
+def test_a_decision_with_its_review_block_is_the_replaced_one() -> None:
+    finding = Finding(*_finding_args(3))  # type: ignore[arg-type]
+    made = Decision(
+        id="d2", outcome=Outcome.DEFER, reason="low_confidence", risk_level=RiskLevel.MEDIUM, findings=(finding,),
+        suppressed=(finding,), policy_name="p", policy_hash="h", timings_ms={"total": 2.0}, layers={"judge": {}},
+        error="e", context={"licensed_by_context": True}, action=None, omitted={"findings": 1, "suppressed": 0},
+        review={"old": True},
+    )
+    review = {"mode": "enforce", "answer": "single"}
+    built, replaced = with_review(made, review), dataclasses.replace(made, review=review)
+    assert type(built) is Decision and built == replaced and repr(built) == repr(replaced)
+    for f in dataclasses.fields(Decision):  # every field carried over, the review block replaced
+        assert getattr(built, f.name) is getattr(replaced, f.name), f.name
+    assert made.review == {"old": True}

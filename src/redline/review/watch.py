@@ -14,13 +14,13 @@ conversation was read, whether the caller acts on this decision, and the pair.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from redline.decide.ids import new_decision_id
 from redline.review.flags import PolicyFlags
-from redline.types import Decision, Outcome
+from redline.screen.analysis import TextAnalysis
+from redline.types import Decision, Outcome, with_review
 
 BLOCKS = frozenset({Outcome.ESCALATE, Outcome.REFUSE})  # a rule fired: held for a reason, not for confidence
 Answer = Literal["single", "with_context", "without_context"]
@@ -29,7 +29,7 @@ Answer = Literal["single", "with_context", "without_context"]
 class Checker(Protocol):
     """What a check needs of the gate (`redline.Gate` is one)."""
 
-    def check(self, text: str, context: Any = None, confidence: float | None = None) -> Decision: ...
+    def check(self, text: str | TextAnalysis, context: Any = None, confidence: float | None = None) -> Decision: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def review_block(
 
 
 def stamp(decision: Decision, review: dict[str, Any]) -> Decision:
-    return dataclasses.replace(decision, review=review)
+    return with_review(decision, review)
 
 
 def stamp_plain(decision: Decision, flags: PolicyFlags, *, kind: str = "check", supplied: bool = False) -> Decision:
@@ -96,9 +96,9 @@ def stamp_plain(decision: Decision, flags: PolicyFlags, *, kind: str = "check", 
 
 
 def review_check(
-    gate: Checker, text: str, context: Any, confidence: float | None, flags: PolicyFlags
+    gate: Checker, text: str | TextAnalysis, context: Any, confidence: float | None, flags: PolicyFlags
 ) -> Reviewed:
-    """Decide `text` as the flags say; never raises (the gate never does)."""
+    """Decide `text` (or its `TextAnalysis`) as the flags say; never raises (the gate never does)."""
     supplied = context is not None
     if not supplied or not flags.uses_context:
         return Reviewed(stamp_plain(gate.check(text, None, confidence), flags, supplied=supplied))

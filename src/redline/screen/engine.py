@@ -22,7 +22,8 @@ from redline.screen.analysis import TextAnalysis
 from redline.screen.context import Cues, names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.detectors.allow import AllowList
-from redline.screen.detectors.base import Detector
+from redline.screen.detectors import shared_detector
+from redline.screen.detectors.base import Detector, original_span
 from redline.types import Finding, Severity, Status, build_finding, frozen_shell
 
 _CACHE_SIZE = 32
@@ -39,33 +40,6 @@ _CHARS_PER_HIT = 200
 MAX_SUPPRESSED_PER_RULE = 40  # suppressed hits kept as records; the rest are only counted
 _DETECTOR_SEVERITY = {"refuse": Severity.REFUSE, "escalate": Severity.BLOCK, "flag": Severity.FLAG}
 DETECTOR_NAMES = ("credentials", "pii", "technical_content")
-
-
-_detectors: dict[str, Detector] = {}
-
-
-def _detector(name: str) -> Detector:
-    """One detector object per name and process: detectors are pure and hold no settings,
-    and a text analysis keeps each one's findings by object, for every policy."""
-    detector = _detectors.get(name)
-    if detector is None:
-        detector = _detectors[name] = _new_detector(name)
-    return detector
-
-
-def _new_detector(name: str) -> Detector:
-    # imported on first use so a policy with every detector off loads none of them
-    if name == "credentials":
-        from redline.screen.detectors.credentials import CredentialsDetector
-
-        return CredentialsDetector()
-    if name == "pii":
-        from redline.screen.detectors.pii import PiiDetector
-
-        return PiiDetector()
-    from redline.screen.detectors.technical import TechnicalContentDetector
-
-    return TechnicalContentDetector()
 
 
 def detector_rules(policy: Policy) -> list[tuple[str, str, Severity]]:
@@ -200,7 +174,7 @@ class CompiledScreen:
         for rule in self.rules:
             for name in rule.detectors:
                 self._fire.setdefault(name, []).append((rule.id, rule.severity, f"{name} detector"))
-        self.detectors = {name: _detector(name) for name in self._fire}
+        self.detectors = {name: shared_detector(name) for name in self._fire}
         # the organisation's own contact details are not a third party's PII
         self.allow = {"pii": AllowList(policy.detectors.pii_allow)}
 
@@ -279,9 +253,7 @@ class CompiledScreen:
             for found in analysis.detections(detector):
                 if found.weak:
                     continue  # a weak span (`::1`, a 078-051121) is redacted in logs, never a finding
-                start, end = found.start, found.end
-                if offsets is not None:
-                    start, end = offsets[start], offsets[end - 1] + 1
+                start, end = original_span(found.start, found.end, offsets)
                 entry = allow.exempting(found.entity, visible[found.start : found.end]) if allow else None
                 for rule_id, severity, via in self._fire[name]:
                     detail = f"{via}: {found.explanation}" if via else found.explanation

@@ -23,6 +23,7 @@ from redline.review.fixtures import load_fixtures
 from redline.review.flags import FlagSource, PolicyFlags, ReviewFlags
 from redline.review.license import License
 from redline.review.watch import Reviewed, review_check, stamp_plain
+from redline.screen.analysis import TextAnalysis
 from redline.service.metrics import Metrics
 from redline.store.decision_log import DecisionLog
 from redline.store.review_log import LogSummarySink
@@ -88,12 +89,13 @@ class ReviewState:
         return decision
 
     # checks --------------------------------------------------------------------------
-    def check(self, gate: Gate, text: str, context: Any, confidence: float | None) -> Reviewed:
+    def check(self, gate: Gate, text: str | TextAnalysis, context: Any, confidence: float | None) -> Reviewed:
+        """`text` may be its `TextAnalysis`: every check the flags call for reads that one."""
         reviewed = review_check(gate, text, context, confidence, self.for_gate(gate))
         for decision in reviewed.decisions:
             self._marked(decision)
         if reviewed.shadow is not None:  # logged only: never an audit row or a queue item
-            self.decisions.write(reviewed.shadow, text)
+            self.decisions.write(reviewed.shadow, text.text if isinstance(text, TextAnalysis) else text)
         if reviewed.context_minted:
             if self.metrics is not None:
                 self.metrics.context_minted.inc()

@@ -37,6 +37,7 @@ from redline.service.settings import Role
 from redline.service.state import Service, service
 from redline.service.tokens import Principal
 from redline.decide.gate import Gate
+from redline.screen.analysis import TextAnalysis
 from redline.store.records import PendingRecord
 from redline.types import Decision, Outcome
 
@@ -136,8 +137,11 @@ async def run_check(svc: Service, body: CheckRequest, role: Role) -> bytes:
 def _check_and_prepare(
     svc: Service, gate: Gate, text: str, context: dict[str, object] | None, confidence: float | None
 ) -> PendingRecord:
-    reviewed = svc.flags.check(gate, text, context, confidence)  # the review flags decide
-    return svc.pending(reviewed.answer, text)
+    # one analysis of the text for the check and the scrubber: the scrubber reads what
+    # the check's detectors found instead of running them again
+    analysis = TextAnalysis(text, shared=False)
+    reviewed = svc.flags.check(gate, analysis, context, confidence)  # the review flags decide
+    return svc.pending(reviewed.answer, text, analysis=analysis)
 
 
 def _when(stamp: float | None) -> datetime | None:

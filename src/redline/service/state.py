@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fastapi import Request
 
 from redline.decide.gate import Gate
+from redline.screen.analysis import TextAnalysis
 from redline.domains.registry import DomainRegistry
 from redline.service.errors import ApiError
 from redline.service.metrics import Metrics
@@ -61,13 +62,16 @@ class Service:
         assert self.review is not None  # set in __post_init__
         return self.review
 
-    def pending(self, decision: Decision, text: str, *, queue: bool = True) -> PendingRecord:
+    def pending(
+        self, decision: Decision, text: str, *, queue: bool = True, analysis: TextAnalysis | None = None
+    ) -> PendingRecord:
         """The log line (written now), then what the audit store is to keep: the decision as
-        recorded, with its `review` block (the flags in force) when it came without one."""
+        recorded, with its `review` block (the flags in force) when it came without one.
+        `analysis`: the text's analysis the check read (its detector findings are reused)."""
         if decision.review is None:
             decision = self.flags.stamp(decision, self.policies.get(decision.policy_name))
         # scrubbed once, whole, then cut: for the log line and for the stored excerpt
-        scrubbed = scrub(text)
+        scrubbed = scrub(text, analysis=analysis)
         if not self.decisions.write(decision, text, scrubbed=scrubbed):
             self.metrics.log_failures.inc()
             failures = self.decisions.failures

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from redline.screen.detectors.base import Detector, detect_in
+from redline.screen.analysis import TextAnalysis
+from redline.screen.detectors import shared_detector
+from redline.screen.detectors.base import Detector, detect_in, original_span
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +35,11 @@ class Scrubbed:
 
 @lru_cache(maxsize=1)
 def _detectors() -> tuple[Detector, ...]:
-    from redline.screen.detectors.credentials import CredentialsDetector
-    from redline.screen.detectors.pii import PiiDetector
-
-    return (CredentialsDetector(), PiiDetector())
+    # the gate's own objects: a text analysis keeps their findings (see `analysis` below)
+    return (shared_detector("credentials"), shared_detector("pii"))
 
 
-def scrub(text: str, detectors: tuple[Detector, ...] | None = None) -> Scrubbed:
+def scrub(text: str, detectors: tuple[Detector, ...] | None = None, *, analysis: TextAnalysis | None = None) -> Scrubbed:
     """`text` with every credential and PII span replaced by `[TYPE]`.
 
     With the default detectors the last few results are kept: a check under watch logs
@@ -52,7 +52,14 @@ def scrub(text: str, detectors: tuple[Detector, ...] | None = None) -> Scrubbed:
     zero-width space inside is masked whole, not kept. Overlapping spans are merged (the
     wider one's type wins), so no fragment of a secret survives between two masks. Fails
     closed: if a detector raises, the whole text is masked as `[UNSCRUBBABLE]`.
+
+    `analysis`: the `TextAnalysis` of `text` that a check just read. The default
+    detectors are the gate's own objects, so what the check's detectors found is read
+    from it instead of being found again (the same findings: a pure function of the text
+    and the detector); a detector the policy had off runs here, once.
     """
+    if detectors is None and analysis is not None and analysis.text == text:
+        return _scrub_analysis(text, analysis)
     if detectors is None and type(text) is str:
         return _scrub_default(text)
     return _scrub(text, detectors if detectors is not None else _detectors())
@@ -64,12 +71,32 @@ def _scrub_default(text: str) -> Scrubbed:
 
 
 def _scrub(text: str, detectors: tuple[Detector, ...]) -> Scrubbed:
-    found: list[Erased] = []
     try:
-        for detector, d in detect_in(text, detectors):
-            found.append(Erased(d.entity, detector.name, d.start, d.end))
+        found = [Erased(d.entity, detector.name, d.start, d.end) for detector, d in detect_in(text, detectors)]
     except Exception:
-        return Scrubbed("[UNSCRUBBABLE]", (Erased("UNSCRUBBABLE", "scrub", 0, len(text)),))
+        return _unscrubbable(text)
+    return _masked(text, found)
+
+
+def _scrub_analysis(text: str, analysis: TextAnalysis) -> Scrubbed:
+    try:
+        offsets = analysis.visible[1]
+        found = [
+            Erased(d.entity, detector.name, *original_span(d.start, d.end, offsets))
+            for detector in _detectors()
+            for d in analysis.detections(detector)
+        ]
+    except Exception:
+        return _unscrubbable(text)
+    return _masked(text, found)
+
+
+def _unscrubbable(text: str) -> Scrubbed:
+    return Scrubbed("[UNSCRUBBABLE]", (Erased("UNSCRUBBABLE", "scrub", 0, len(text)),))
+
+
+def _masked(text: str, found: list[Erased]) -> Scrubbed:
+    """`text` with each span of `found` (original offsets, any order) masked, overlaps merged."""
     found.sort(key=lambda e: (e.start, -(e.end - e.start)))
     merged: list[Erased] = []
     for item in found:

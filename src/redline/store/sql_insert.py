@@ -76,35 +76,43 @@ class RowInsert:
                     convert.append((position, processor))
         self._convert = tuple(convert)
 
-    def _row_values(self, row: Mapping[str, Any]) -> list[Any]:
+    def values(self, row: Mapping[str, Any]) -> list[Any]:
+        """One row's values as the driver takes them, in the statement's order (JSON
+        columns as JSON text); the row holds every column named (None: NULL)."""
         values = list(self._values(row))
         for position, processor in self._convert:
             values[position] = processor(values[position])
         return values
 
     def parameters(self, row: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
-        """The driver's parameters for one row, which holds every column named (None: NULL)."""
-        values = self._row_values(row)
+        """The driver's parameters for one row."""
+        return self._parameters(self.values(row))
+
+    def _parameters(self, values: list[Any]) -> tuple[Any, ...] | dict[str, Any]:
         return tuple(values) if self._positional else dict(zip(self._names, values))
 
     def execute(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Insert `rows` on `conn` (its transaction): one multi-row statement per chunk
-        where the driver's parameters are positional, else one `executemany`."""
+        """Insert `rows` on `conn` (its transaction)."""
+        self.execute_values(conn, [self.values(row) for row in rows])
+
+    def execute_values(self, conn: Connection, rows: Sequence[list[Any]]) -> None:
+        """Insert rows given as `values(row)` on `conn` (its transaction): one multi-row
+        statement per chunk where the driver's parameters are positional, else one `executemany`."""
         if not rows:
             return
         if not self._positional:
-            conn.exec_driver_sql(self.sql, [self.parameters(row) for row in rows])
+            conn.exec_driver_sql(self.sql, [self._parameters(values) for values in rows])
             return
         chunk = max(1, MAX_PARAMETERS // len(self._names))
         for start in range(0, len(rows), chunk):
             part = rows[start : start + chunk]
             sql = self._multi_row(len(part)) if len(part) > 1 else self.sql
             if sql is None:  # a dialect that does not compile it as expected
-                conn.exec_driver_sql(self.sql, [self.parameters(row) for row in part])
+                conn.exec_driver_sql(self.sql, [self._parameters(values) for values in part])
                 continue
             flat: list[Any] = []
-            for row in part:
-                flat.extend(self._row_values(row))
+            for values in part:
+                flat.extend(values)
             conn.exec_driver_sql(sql, tuple(flat))
 
     def _multi_row(self, count: int) -> str | None:

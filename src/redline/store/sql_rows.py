@@ -8,6 +8,7 @@ import enum
 import json
 import re
 from datetime import UTC, datetime
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from redline.store.errors import InvalidCursor, StoreError
@@ -70,6 +71,22 @@ def check_row_storable(what: str, text: str, row: dict[str, Any]) -> None:
     pass looks at the values only: the row's keys are the table's column names."""
     if not _is_clean([text, *row.values()]):
         _walk_storable(what, {"text": text, **row}, "")
+
+
+def storable_values(text: str, values: Sequence[Any]) -> bool:
+    """A first look, in C, at a row as its driver gets it (`RowInsert.values`: the JSON
+    columns already JSON text) and at its full text: True when none can hold a NUL or a
+    lone surrogate. JSON text escapes both (`\\u0000`, `\\udc00`), so a value holding
+    either kind of escape is suspect too, a surrogate pair's (an emoji's) included: False
+    means "look closer" (`check_row_storable` names the field at fault, if any is)."""
+    if not _clean_str(text):
+        return False
+    for value in values:
+        if type(value) is str and (
+            not _clean_str(value) or "\\u0000" in value or "\\ud" in value or "\\uD" in value
+        ):
+            return False
+    return True
 
 
 def _clean_str(text: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -63,6 +63,15 @@ def keep_non_overlapping(found: list[Detection], rank: Callable[[Detection], Any
     return kept
 
 
+def original_span(start: int, end: int, offsets: Sequence[int] | None) -> tuple[int, int]:
+    """A span of the visible text (`strip_invisible`) as the span of the original it
+    came from: every original character from its first to its last, the invisible ones
+    inside included (None: the text had none, the same span)."""
+    if offsets is None:
+        return start, end
+    return offsets[start], offsets[end - 1] + 1
+
+
 def detect_in(text: str, detectors: Iterable[Detector]) -> Iterator[tuple[Detector, Detection]]:
     """What each detector finds in `text`, read without the characters that would hide a
     key or an address from it (`AKIA\u200bIOSF…`, `bob\u034f@example.com`), in spans of
@@ -72,5 +81,6 @@ def detect_in(text: str, detectors: Iterable[Detector]) -> Iterator[tuple[Detect
     for detector in detectors:
         for found in detector.detect(visible):
             if offsets is not None:
-                found = dataclasses.replace(found, start=offsets[found.start], end=offsets[found.end - 1] + 1)
+                start, end = original_span(found.start, found.end, offsets)
+                found = dataclasses.replace(found, start=start, end=end)
             yield detector, found
