@@ -28,6 +28,10 @@ Afterwards every 200 is reconciled by id: each acknowledged decision must have i
 row and its decision-log line (requests cut off when the generator stops may leave rows
 nobody was answered for; they are counted apart). The machine's load is reported: the
 CPU the server and the generator used, and what everything else on the machine used.
+And the machine's speed, just before and just after the run (`reference_check_us`: one
+`Gate.check` of the same texts in this process): on a shared machine it drifts by half
+within an hour, so a run's figures are read beside it. `service_cpu_bench.py` measures
+the service's CPU per check in process, without HTTP, for comparing two versions.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import yaml
 
 from redline.service.testing import LiveServer
 from redline.store.decision_log import read_events
@@ -425,6 +430,27 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
     }
 
 
+def reference_check_us(policy: str, texts: list[str], reps: int = 5) -> float:
+    """The machine's speed now, in the figures' own terms: the median time of one
+    `Gate.check` (the same policy and texts) in this process, no server, no I/O. The
+    machine's speed drifts through the day (the same code served 3,600 and 1,900
+    checks/s an hour apart here); this, taken just before and just after a run, says which
+    machine a run's figures were measured on (docs/service.md, "Performance")."""
+    from redline import Gate, Policy
+
+    gate = Gate(Policy.model_validate(yaml.safe_load(policy)))
+    sample = texts[:200]
+    for text in sample:
+        gate.check(text, None, 90)
+    times = []
+    for _ in range(reps):
+        for text in sample:
+            started = time.perf_counter_ns()
+            gate.check(text, None, 90)
+            times.append(time.perf_counter_ns() - started)
+    return statistics.median(times) / 1e3
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--generator", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
@@ -450,7 +476,10 @@ def main() -> int:
     rng = random.Random(args.seed)
     policy, terms = make_policy(rng, args.rules)
     texts = make_texts(rng, terms, 500, args.text_bytes)
+    reference = [reference_check_us(policy, texts)]
     result = run_with_wrk(args, policy, texts) if args.generator == "wrk" else run(args, policy, texts)
+    reference.append(reference_check_us(policy, texts))
+    result["reference_check_us"] = [round(r, 1) for r in reference]
     if args.json:
         print(json.dumps(result))
     else:

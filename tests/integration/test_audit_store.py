@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -554,3 +555,36 @@ def test_a_crafted_well_formed_cursor_is_an_invalid_cursor_not_a_store_failure(
     with pytest.raises(InvalidCursor, match="cursor"):
         getattr(store, listing)(cursor=cursor)
     assert store.count() == 1
+
+
+def test_a_row_prepared_by_the_caller_is_stored_as_the_store_builds_it(store: AuditStore, clock: Clock) -> None:
+    """`prepare` builds the row on the caller's thread (the service's event loop); the
+    writer stores it as `record_many` would have built it, its queue item at its time."""
+    from redline.store.records import PendingRecord
+
+    made = decision("p1", findings=(REFUND, CARD), suppressed=(NEGATED,), context={"licensed_by_context": False})
+    prepared = store.prepare(made, "the draft", "the excerpt")
+    assert prepared is not None and prepared[0] == T0
+    clock.advance(seconds=5)  # the batch commits later: the row keeps its own time
+    built = decision("p2", findings=(REFUND, CARD), suppressed=(NEGATED,), context={"licensed_by_context": False})
+    assert store.record_many([
+        PendingRecord(made, "the draft", "the excerpt", held=True, prepared=prepared),
+        PendingRecord(built, "the draft", "the excerpt", held=True),
+    ]) == [None, None]  # fmt: skip
+    one, two = store.get("p1"), store.get("p2")
+    assert one is not None and two is not None
+    assert one.created_at == T0 and two.created_at == T0 + timedelta(seconds=5)
+    assert dataclasses.replace(one, id="p2", created_at=two.created_at) == two
+    items = {item.decision_id: item for item in store.queue(status=QueueStatus.PENDING).items}
+    assert items["p1"].created_at == T0 and items["p1"].draft_text == "the draft"
+
+
+def test_a_row_that_needs_a_closer_look_is_not_prepared_and_its_error_still_comes(store: AuditStore) -> None:
+    from redline.store.records import PendingRecord
+
+    made = decision("p3", context={"note": "a\x00b"})
+    assert store.prepare(made, "draft", "excerpt") is None
+    assert store.prepare(decision("p4"), "a lone \ud800", "excerpt") is None
+    [error] = store.record_many([PendingRecord(made, "draft", "excerpt", held=False, prepared=None)])
+    assert isinstance(error, StoreError) and "context.note holds a NUL character" in str(error)
+    assert store.get("p3") is None

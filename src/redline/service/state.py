@@ -78,7 +78,8 @@ class Service:
             if failures % _LOG_FAILURE_EVERY == 1:
                 log.error("decision log write failed (%d so far): %s", failures, self.decisions.last_error)
         excerpt = scrubbed.text[:EXCERPT_CHARS]  # no half secret
-        return PendingRecord(decision, text, excerpt, held=queue and decision.outcome in HELD)
+        held = queue and decision.outcome in HELD
+        return PendingRecord(decision, text, excerpt, held=held, prepared=self.store.prepare(decision, text, excerpt))
 
     def record(self, decision: Decision, text: str, *, queue: bool = True) -> Decision:
         """The log line, then the audit row (and, when held and `queue`, its queue item),

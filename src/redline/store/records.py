@@ -87,3 +87,6 @@ class PendingRecord:
     text: str  # the full text: kept in the queue item when held, never in the row
     text_excerpt: str  # scrubbed by the caller
     held: bool
+    # the row's time and its values as the driver takes them, when the caller built them
+    # (AuditStore.prepare); None: the store builds them
+    prepared: tuple[datetime, list[Any]] | None = None

@@ -211,6 +211,20 @@ class AuditStore:
                     if attempt == 2 or not _stale_connection(exc):
                         raise
 
+    def prepare(self, decision: Decision, text: str, text_excerpt: str) -> tuple[datetime, list[Any]] | None:
+        """The audit row of `decision` as `record_many` writes it: its time (now) and its
+        values as the driver takes them, for `PendingRecord.prepared`. The service builds it
+        on the thread that made the decision, so that the audit writer's thread holds the
+        interpreter lock only to hand rows to the database (the lock is what the event loop's
+        checks wait for). None where the row needs a closer look: `record_many` then builds
+        it and gives the error, if there is one."""
+        try:
+            now = self._clock()
+            values = self._row_insert.values(decision_values(decision, now, text_excerpt))
+        except Exception:
+            return None
+        return (now, values) if storable_values(text, values) else None
+
     def record_many(self, pending: Sequence[PendingRecord]) -> list[Exception | None]:
         """Write many decisions in ONE transaction (group commit): per entry, None once its
         row is committed, else the error that kept it out. Driver-level inserts (`RowInsert`), no ORM objects.
@@ -223,20 +237,25 @@ class AuditStore:
         items: list[dict[str, Any]] = []
         valid: list[int] = []
         for index, entry in enumerate(pending):
-            try:
-                row = decision_values(entry.decision, now, entry.text_excerpt)
-                values = self._row_insert.values(row)
-                if not storable_values(entry.text, values):  # nearly every row is clean: one look in C
-                    check_row_storable(f"decision {entry.decision.id!r}", entry.text, row)
-            except Exception as exc:  # this entry alone cannot be stored
-                results[index] = exc if isinstance(exc, StoreError) else StoreError(f"cannot record: {exc}")
-                continue
+            if entry.prepared is not None:  # built and looked at by the caller (`prepare`)
+                created, values = entry.prepared
+            else:
+                created = now
+                try:
+                    row = decision_values(entry.decision, now, entry.text_excerpt)
+                    values = self._row_insert.values(row)
+                    if not storable_values(entry.text, values):  # nearly every row is clean: one look in C
+                        check_row_storable(f"decision {entry.decision.id!r}", entry.text, row)
+                except Exception as exc:  # this entry alone cannot be stored
+                    results[index] = exc if isinstance(exc, StoreError) else StoreError(f"cannot record: {exc}")
+                    continue
             valid.append(index)
             rows.append(values)
             if entry.held:
-                items.append(
-                    {"decision_id": row["id"], "created_at": now, "status": QueueStatus.PENDING.value, "draft_text": entry.text}
-                )
+                items.append({
+                    "decision_id": entry.decision.id, "created_at": created, "status": QueueStatus.PENDING.value,
+                    "draft_text": entry.text,
+                })  # fmt: skip
         if not rows:
             return results
         try:
