@@ -216,14 +216,20 @@ class AuditStore:
         values as the driver takes them, for `PendingRecord.prepared`. The service builds it
         on the thread that made the decision, so that the audit writer's thread holds the
         interpreter lock only to hand rows to the database (the lock is what the event loop's
-        checks wait for). None where the row needs a closer look: `record_many` then builds
-        it and gives the error, if there is one."""
+        checks wait for). None where a backend cannot store the row: `record_many` then
+        builds it again and gives the error."""
         try:
-            now = self._clock()
-            values = self._row_insert.values(decision_values(decision, now, text_excerpt))
+            return self._row(decision, text, text_excerpt, self._clock())
         except Exception:
             return None
-        return (now, values) if storable_values(text, values) else None
+
+    def _row(self, decision: Decision, text: str, text_excerpt: str, now: datetime) -> tuple[datetime, list[Any]]:
+        """(now, the row's driver values); raises StoreError naming the field a backend cannot store."""
+        row = decision_values(decision, now, text_excerpt)
+        values = self._row_insert.values(row)
+        if not storable_values(text, values):  # nearly every row is clean: one look in C
+            check_row_storable(f"decision {decision.id!r}", text, row)  # the closer look
+        return now, values
 
     def record_many(self, pending: Sequence[PendingRecord]) -> list[Exception | None]:
         """Write many decisions in ONE transaction (group commit): per entry, None once its
@@ -237,18 +243,11 @@ class AuditStore:
         items: list[dict[str, Any]] = []
         valid: list[int] = []
         for index, entry in enumerate(pending):
-            if entry.prepared is not None:  # built and looked at by the caller (`prepare`)
-                created, values = entry.prepared
-            else:
-                created = now
-                try:
-                    row = decision_values(entry.decision, now, entry.text_excerpt)
-                    values = self._row_insert.values(row)
-                    if not storable_values(entry.text, values):  # nearly every row is clean: one look in C
-                        check_row_storable(f"decision {entry.decision.id!r}", entry.text, row)
-                except Exception as exc:  # this entry alone cannot be stored
-                    results[index] = exc if isinstance(exc, StoreError) else StoreError(f"cannot record: {exc}")
-                    continue
+            try:  # built and looked at by the caller (`prepare`), or here
+                created, values = entry.prepared or self._row(entry.decision, entry.text, entry.text_excerpt, now)
+            except Exception as exc:  # this entry alone cannot be stored
+                results[index] = exc if isinstance(exc, StoreError) else StoreError(f"cannot record: {exc}")
+                continue
             valid.append(index)
             rows.append(values)
             if entry.held:

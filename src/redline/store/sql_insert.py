@@ -84,10 +84,6 @@ class RowInsert:
             values[position] = processor(values[position])
         return values
 
-    def parameters(self, row: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
-        """The driver's parameters for one row."""
-        return self._parameters(self.values(row))
-
     def _parameters(self, values: list[Any]) -> tuple[Any, ...] | dict[str, Any]:
         return tuple(values) if self._positional else dict(zip(self._names, values))
 
