@@ -192,3 +192,91 @@ def test_to_before_a_verb_is_no_destination() -> None:
     rule = "Hand off to a human when someone asks to have their membership removed."
     assert labels(rule) == {"membership + removed"}
     assert held(gate(rule, "flag"), "Your membership has been removed as requested.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "reason"),
+    [
+        ("Don't tell members to skip a payment \u2014 it hurts their credit and exposes us.", "skip", "exposes"),
+        ("Never promise a waiver - only the underwriter decides eligibility.", "waiver", "underwriter"),
+        ("Do not quote a delivery window -- carriers change them daily.", "window", "carriers"),
+        ("Never diagnose a rash \u2013 the nurse line handles it.", "diagnose", "nurse"),
+    ],
+)
+def test_a_dash_opens_an_aside_whose_words_are_no_topic(rule: str, topic: str, reason: str) -> None:
+    assert topic in words(rule)
+    assert reason not in words(rule)
+
+
+def test_a_dash_before_examples_goes_on_with_the_list() -> None:
+    found = words("Never share a member's records \u2014 such as invoices or receipts.")
+    assert {"invoices", "receipts"} <= found
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Flag any mention of a serious side effect so the safety team can review it.",
+        "Escalate any chargeback so that billing can respond in time.",
+        "Never promise a refund in order to keep a customer happy.",
+    ],
+)
+def test_a_purpose_clause_is_no_topic(rule: str) -> None:
+    assert not {"team", "review", "billing", "respond", "keep", "happy"} & words(rule)
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Hand off to a human when a user says they were assaulted or threatened by someone.",
+         "Being threatened by a match is serious."),
+        ("Escalate when a customer says their photos were leaked.", "Your photos were leaked on a forum."),
+    ],
+)
+def test_a_verb_of_doing_as_a_passive_state_is_the_topic(rule: str, draft: str) -> None:
+    assert held(gate(rule), draft)
+
+
+def test_a_passive_verb_of_saying_with_more_after_it_is_still_a_frame() -> None:
+    assert "asked" not in words("Escalate when a user says they were asked to send money.")
+
+
+def test_a_relative_clause_without_that_says_who_not_what() -> None:
+    rule = "Hand off to a human when a user was assaulted by someone they met on the app."
+    assert "met" not in words(rule)
+    assert not held(gate(rule), "Our safety tips say to meet someone in a public place.")
+
+
+def test_a_relative_clause_narrows_the_object_and_is_no_topic_of_its_own() -> None:
+    rule = "Hand off to a human whenever a client wants to amend a return that has already been filed."
+    assert "amend" in words(rule)
+    assert not held(gate(rule), "Your return has been filed and accepted.")
+    assert held(gate(rule), "I've amended the return you sent.")
+
+
+def test_what_the_person_received_is_an_act_with_its_object() -> None:
+    rule = "Escalate to a human when a client has received an audit letter from the tax office."
+    assert "received" not in labels(rule)  # not a state of the person alone
+
+
+def test_an_exception_naming_a_party_does_not_cut_the_clause_after_it() -> None:
+    rule = "Never confirm to anyone other than the owner whether a vehicle is in our impound lot."
+    assert "impound" in words(rule) or "vehicle" in words(rule)
+    assert not {"owner"} & words(rule)
+
+
+def test_a_rule_a_detector_guards_gets_no_weak_topic_besides() -> None:
+    derivation = derive_topics("Do not collect Social Security numbers over chat.")
+    assert derivation.detectors == ("pii",)
+    assert "chat" not in {w for t in derivation.topics for w in t.words}
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Flag any mention of hospitalization.", "You were hospitalized after the second dose."),
+        ("Never share screenshots of private messages.", "The messages, screenshotted in full, are attached."),
+    ],
+)
+def test_a_family_takes_in_forms_that_are_written_more_than_their_lemma(rule: str, draft: str) -> None:
+    assert held(gate(rule), draft)

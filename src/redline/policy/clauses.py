@@ -23,15 +23,29 @@ __all__ = [
 _TOKEN = re.compile(
     r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
     r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
-    r"|[,;:.!?()/&]"
+    r"|[,;:.!?()/&]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
 )
 _CLAUSE_END = frozenset(";.!?:")
+# A dash between words ("Never X \u2014 it exposes us", "Don't X - only the IRS decides")
+# opens an aside, mostly the rule's reason: a clause of its own. Before a word that
+# opens examples or another item ("\u2014 including Y", "\u2014 or Z") it only splits
+# the list, as a comma does ("\u2014 and it exposes us" is an aside).
+_DASHES = frozenset({"\u2014", "\u2013", "-", "--"})
+_LIST_GOES_ON = frozenset({"or", "nor", "such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "especially",
+                           "particularly", "notably"})
 _ITEM_MARKS = frozenset(",()/&")
 CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
 # "escalate TO A supervisor", "hand off TO OUR team"; not "asks TO HAVE it removed"
 _DESTINATION_OPENERS = frozenset(
     "a an the our your their his her its my this that these those another someone somebody us them him".split()
 )
+# Exceptions that name a party or a thing ("to anyone OTHER THAN the patient"), and the
+# words that open the clause a verb of saying governs, which may follow them
+_EXCEPTED = frozenset({"other than", "except", "apart from", "besides", "outside"})
+_OBJECT_CLAUSES = frozenset({"whether", "that", "what", "which", "how"})
+# "so" before the subject of a clause opens its purpose or result ("so THE team can
+# review it", "so WE can check"): the rule's reason, as "so that" is
+_CLAUSE_SUBJECTS = _DESTINATION_OPENERS | frozenset("we they you it he she i".split())
 # "Hand off to a human WHEN a customer disputes a charge": after a destination that opens
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
@@ -52,7 +66,12 @@ def tokens(text: str) -> list[str]:
 
 def clauses(tokens_: list[str]) -> list[list[str]]:
     out: list[list[str]] = [[]]
-    for token in tokens_:
+    for i, token in enumerate(tokens_):
+        if token in _DASHES:
+            if tokens_[i + 1 : i + 2] and (tokens_[i + 1] in _LIST_GOES_ON or " ".join(tokens_[i + 1 : i + 3]) in _LIST_GOES_ON):
+                out[-1].append(",")  # "\u2014 such as …": the list goes on
+                continue
+            token = ";"
         if token in _CLAUSE_END:
             out.append([])
         else:
@@ -107,6 +126,8 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
     for i in range(0, len(tokens_)):
         if i == 0 and tokens_[0] != "to":
             continue
+        if tokens_[i] == "so" and i + 1 < len(tokens_) and tokens_[i + 1] in _CLAUSE_SUBJECTS:
+            return tokens_[:i]  # "… SO THE safety team can review it": a purpose, not the topic
         if phrase_at(tokens_, i, "cut"):
             if tokens_[i] == "because" and i + 1 < len(tokens_) and tokens_[i + 1] == "of":
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
@@ -114,6 +135,12 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "homeless, facing eviction or without food": an item of the list
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
+            if tokens_[i] in _EXCEPTED or " ".join(tokens_[i : i + 2]) in _EXCEPTED:
+                # "confirm to anyone OTHER THAN the patient WHETHER someone is …": an
+                # exception names a party; the clause the verb governs goes on after it
+                opener = next((j for j in range(i + 2, min(i + 8, len(tokens_))) if tokens_[j] in _OBJECT_CLAUSES), None)
+                if opener is not None:
+                    return tokens_[:i] + cut(tokens_[opener:], escalating)
             close = next((j for j in range(i + 1, min(i + 5, len(tokens_))) if tokens_[j] == ","), None)
             if tokens_[i - 1] == "," and close is not None and close + 1 < len(tokens_):
                 # "Escalate, WHERE POSSIBLE, any refund …": an aside between commas

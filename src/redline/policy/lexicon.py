@@ -132,7 +132,11 @@ def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
     known = frozenset(readings(word))
     if not known:
         return len(word) >= 8 and zipf(word) >= _MIN_ZIPF_UNKNOWN
-    return zipf(word) >= _MIN_ZIPF and (pos is None or bool(known & pos))
+    if pos is not None and not known & pos:
+        return False
+    # a word is written when one of its forms is: "hospitalize" is rare (Zipf 1.8),
+    # "hospitalized" is not (3.4)
+    return zipf(word) >= _MIN_ZIPF or any(zipf(form) >= _MIN_ZIPF for form in _inflections(word))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -177,6 +181,10 @@ def _regular(word: str) -> set[str]:
         forms.update({word + "es", word + "ed", word + "ing"})
     else:
         forms.update({word + "s", word + "ed", word + "ing"})
+        if word[-1] not in _VOWELS and word[-1] not in "wy" and word[-2] in _VOWELS and word[-3] not in _VOWELS:
+            # a final consonant after one vowel may double ("screenshotted"); which words
+            # double depends on stress, which no table here knows: both spellings are forms
+            forms.update({word + word[-1] + "ed", word + word[-1] + "ing"})
     return forms
 
 

@@ -134,6 +134,38 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
     return "content", 1
 
 
+def _contact_clause(item: list[str], i: int, words: list[Word]) -> bool:
+    """Whether the pronoun at item[i] opens a relative clause without "that" ("someone
+    THEY met", "a product YOU bought"): it stands right after a pronoun for a person or
+    a noun, and a verb follows it."""
+    previous = item[i - 1]
+    after_noun = previous in _PRONOUNS or bool(words) and words[-1].text == previous and not words[-1].verb
+    following = item[i + 1] if i + 1 < len(item) else ""
+    return after_noun and bool(following) and "VERB" in part_of_speech(following) \
+        and following not in WORDS["aux"] and following not in _MODALS
+
+
+def _after_relative(item: list[str], i: int) -> bool:
+    """Whether the auxiliary at item[i] opens a relative clause: "that HAS already been
+    filed", "which IS pending" (only other auxiliaries and function words between)."""
+    j = i - 1
+    while j >= 0 and (item[j] in WORDS["aux"] or item[j] in WORDS["closed"]) and item[j] not in ("that", "which"):
+        j -= 1
+    return j >= 0 and item[j] in ("that", "which")
+
+
+def _passive_state(item: list[str], i: int, state: _State, splitter: str) -> bool:
+    """A verb of saying or doing as a passive participle with no object after it ("they
+    were THREATENED by someone", "were assaulted or THREATENED"): it says what happened
+    to someone, the topic itself, not the frame of one ("were PROMISED a refund")."""
+    token = item[i]
+    if not (token.endswith(("ed", "en")) and token not in lemmas(token) or _irregular_participle(token)):
+        return False
+    after_aux = i > 0 and item[i - 1] in WORDS["aux"] or i == 0 and state.predicating and splitter in ("or", "and")
+    following = item[i + 1] if i + 1 < len(item) else ""
+    return after_aux and following in ("", "by")
+
+
 def _irregular_participle(token: str) -> bool:
     """"found", "sold", "paid": the past form of another verb (find, sell, pay)."""
     if token in readings(token).get("NOUN", ()):
@@ -341,6 +373,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     negating = False
     while i < len(item):
         role, n = _role(item, i)
+        if role == "framing" and _passive_state(item, i, state, splitter):
+            role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic
+        if item[i] in _PERSONAL and i and _contact_clause(item, i, words):
+            break  # "by someone THEY MET on the app": a clause that says who, not what
         if item[i] in _NEGATORS and role != "content" and not (i and item[i - 1] in _MODALS):
             negating = True  # not "… must NOT be changed": that is the rule's own directive
         if item[i] in _OBJECT_OPENERS or role == "possessive":
@@ -400,6 +436,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             subject = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
             if i and item[i - 1] == "who" and state.of_addressee:
                 subject = []  # "any donor WHO IS confused": what is said is of the person
+            elif subject and not subject[0].container and _after_relative(item, i):
+                # "amend a return THAT HAS been filed": a relative clause narrows the act's
+                # object; what it says of it is no topic of its own, nor of the person's
+                subject, state.of_addressee = [], False
             elif i and item[i - 1] in _PERSONAL:
                 subject, seen_content = [], False  # "tell a borrower THEY don't need …": of the person
                 if item[i] in _ACT_AUX:
@@ -413,7 +453,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 member.subject = True
             if subject:
                 state.of_addressee = False  # "their CLAIM is approved"
-            elif not seen_content and not state.predicating:
+            elif not seen_content and not state.predicating and not _after_relative(item, i):
                 state.of_addressee = True  # "applicants who ARE homeless", "they are eligible"
             state.predicating, state.acts = True, False
         elif role in ("relative", "addressee"):

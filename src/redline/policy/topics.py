@@ -85,7 +85,7 @@ def derive_topics(rule: str) -> Derivation:
     detectors: list[str] = []
     delegated: list[str] = []
     words = _delegate(words, detectors, delegated)
-    topics = _topics(words, rationale)
+    topics = _topics(words, rationale, weak=not detectors)  # a detector guards what the rule names
     # "never SHARE passwords": sharing a password fires the rule even before one is pasted
     acts = [Topic((verb, head), "an act of disclosure and what a detector finds")
             for verb in disclosure_verbs(rule) for head in delegated]
@@ -229,7 +229,9 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
         if w.parts:
             if id(w) not in heads:
                 found.append((w, "a compound"))
-        elif w.of_addressee and w.verb:
+        elif w.of_addressee and w.verb and not any(
+                o.item == w.item and not (o.light or o.in_pp) for o in _object(w, words)):
+            # "they were ASSAULTED"; not "they have RECEIVED an audit letter", an act with its object
             found.append((w, "a state of the person the rule is about"))
         elif id(w) not in heads and (not w.adjective or "NOUN" in part_of_speech(w.text)) and not w.agent \
                 and not (w.subject or w.governed or w.in_pp) and _specificity(w) < RARE_ZIPF:
@@ -336,7 +338,9 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
     return pairs
 
 
-def _topics(words: list[Word], rationale: list[str]) -> tuple[Topic, ...]:
+def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple[Topic, ...]:
+    """The rule's topics; with `weak`, its only noun where nothing else stands (none
+    where a built-in detector guards what the rule names: "collect SSNs over CHAT")."""
     topics: dict[tuple[str, ...], tuple[str, bool]] = {}
 
     def add(units: tuple[str, ...], why: str, *of: Word) -> None:
@@ -361,7 +365,7 @@ def _topics(words: list[Word], rationale: list[str]) -> tuple[Topic, ...]:
         units = _units(w)
         if len(units) == 2:
             add(units, "a compound", w)
-    if not topics:  # "discuss another client's MATTER": a weak topic guards more than none
+    if not topics and weak:  # "discuss another client's MATTER": a weak topic guards more than none
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
         for w in [w for w in nouns if not w.in_pp] or nouns:
             add(_units(w), "the only noun the rule names (a weak topic)", w)
