@@ -235,3 +235,26 @@ def test_redline_check_shows_the_uncertain_status(tmp_path) -> None:
     path.write_text(POLICY, encoding="utf-8")
     result = CliRunner().invoke(app, ["check", str(path), "It might be a stroke."])
     assert "uncertain" in result.output
+
+
+def test_what_the_person_told_the_agent_is_not_an_attribution() -> None:
+    from redline.screen.context import assess
+
+    for text in ("based on what you've told me, you are eligible.", "you have told us your card was stolen."):
+        hit = "eligible" if "eligible" in text else "stolen"
+        start = text.index(hit)
+        assert assess(text, start, start + len(hit)).cues == ()
+    text = "the doctor told me your card was stolen."
+    start = text.index("stolen")
+    assert [c.status.value for c in assess(text, start, start + 6).cues] == ["attributed"]
+
+
+def test_which_after_a_verb_of_telling_opens_a_question_inside_the_negation() -> None:
+    from redline.screen.context import assess
+
+    text = "we can't tell you which arm you've been assigned to."
+    start = text.index("arm")
+    assert [c.status.value for c in assess(text, start, start + 3).cues] == ["negated"]
+    text = "there is no refund, which we know is frustrating, but your fee is waived."
+    start = text.index("fee")
+    assert assess(text, start, start + 3).cues == ()

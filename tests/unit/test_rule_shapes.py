@@ -280,3 +280,27 @@ def test_a_rule_a_detector_guards_gets_no_weak_topic_besides() -> None:
 )
 def test_a_family_takes_in_forms_that_are_written_more_than_their_lemma(rule: str, draft: str) -> None:
     assert held(gate(rule), draft)
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "draft"),
+    [
+        ("All refund requests over $500 must be escalated to a supervisor.", "refund",
+         "I've issued a refund of $900 to your card."),
+        ("Any suspicion of abuse or neglect goes to the Director of Nursing.", "neglect",
+         "This looks like neglect, and I'm sorry it happened."),
+        ("Complaints about harassment are handed to HR.", "harassment", "You were harassed by a coworker."),
+        ("Injuries should always be reported to the site manager.", "injuries", "You were injured on the ladder."),
+    ],
+)
+def test_a_case_named_before_its_routing_verb_is_the_topic_and_the_destination_is_not(
+    rule: str, topic: str, draft: str
+) -> None:
+    found = words(rule)
+    assert topic in found
+    assert not {"escalated", "goes", "handed", "reported", "supervisor", "director", "hr", "manager"} & found
+    assert held(gate(rule), draft)
+
+
+def test_a_routing_verb_the_rule_forbids_keeps_its_object() -> None:
+    assert "debt" in words("Never report a customer's debt to a credit bureau.")

@@ -295,6 +295,9 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
             forbids = forbids or " ".join(clause[:n]) not in POSITIVE_DIRECTIVES
             clause, imperative = clause[n:], clause[0] != "no"
         escalating = False
+        routed = None if forbids or imperative else _routed_subject(clause)
+        if routed is not None:
+            clause = ["escalate", *routed]  # "any refund over $500 MUST BE ESCALATED to a lead"
         # "Never REJECT a candidate because of …", "Do not TRANSFER funds …": a routing
         # verb that the rule forbids is the act it guards, not a hand-off
         if clause and not forbids and (n := phrase(clause, 0, "escalate")):
@@ -303,6 +306,33 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
             _read_item(words, state, number, index, splitter, raw, escalating)
     return words, rationale
+
+
+# Auxiliaries that may stand between a subject and its routing verb ("MUST BE escalated",
+# "SHOULD GET routed"), and verbs that route a case when its subject comes first
+_ROUTING_AUX = frozenset({"be", "is", "are", "must", "should", "shall", "will", "get", "gets", "always", "immediately"})
+_ROUTING_EXTRA = frozenset({"send", "go", "hand"})
+
+
+def _routed_subject(clause: list[str]) -> list[str] | None:
+    """The subject of a clause that routes it: "ANY SUSPICION OF ABUSE goes to the
+    director", "ALL REFUND REQUESTS OVER $500 must be escalated to a supervisor" say
+    "escalate" with the case first; None for any other clause."""
+    for i in range(1, len(clause)):
+        token = clause[i]
+        following = clause[i + 1] if i + 1 < len(clause) else ""
+        routing = any(phrase_at([lemma, following], 0, "escalate") or lemma in WORDS["escalate"]
+                      or lemma in _ROUTING_EXTRA for lemma in lemmas(token))
+        if not routing or (following and following not in ("to", "for", "off", "over", "up")):
+            continue
+        j = i
+        while j > 1 and clause[j - 1] in _ROUTING_AUX:
+            j -= 1
+        passive = j < i and token.endswith(("ed", "ent", "en")) or token in ("go", "goes")
+        if passive and j > 0 and clause[j - 1] not in WORDS["closed"]:
+            return clause[:j]
+        return None  # the first routing verb decides
+    return None
 
 
 def _bound_party(clause: list[str]) -> int:
