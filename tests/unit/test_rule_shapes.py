@@ -304,3 +304,41 @@ def test_a_case_named_before_its_routing_verb_is_the_topic_and_the_destination_i
 
 def test_a_routing_verb_the_rule_forbids_keeps_its_object() -> None:
     assert "debt" in words("Never report a customer's debt to a credit bureau.")
+
+
+def test_a_pronouns_contraction_is_a_pronoun_and_an_auxiliary() -> None:
+    from redline.policy.clauses import tokens
+
+    assert tokens("They've been reported; it's late; we're sure") == [
+        "they", "have", "been", "reported", ";", "it", "is", "late", ";", "we", "are", "sure"]
+    assert tokens("a customer's card") == ["a", "customer", "'s", "card"]
+    rule = "Never confirm to a user that they've been reported by another user."
+    assert "reported" in words(rule)
+    assert held(gate(rule), "You've been reported by a client for copying work.")
+
+
+def test_or_otherwise_goes_on_with_the_list() -> None:
+    assert "impaired" in words("Escalate any report of a driver being drunk or otherwise impaired.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Escalate billing disputes to Finance.",
+        "Hand off any threat of self-harm to Trust & Safety immediately.",
+    ],
+)
+def test_a_name_after_to_in_a_hand_off_is_its_destination(rule: str) -> None:
+    assert not {"finance", "trust", "safety"} & words(rule)
+
+
+def test_a_period_inside_a_sentence_ends_no_clause() -> None:
+    from redline.policy.clauses import rule_clauses
+
+    stated, rationale = rule_clauses("Never say a W-2 vs. a 1099 is better for them. Refer to a professional.")
+    assert "better" in stated[0] and "professional" in rationale
+
+
+def test_the_person_advised_about_something_is_not_the_topic() -> None:
+    found = words("Do not advise contractors on how to report their taxes.")
+    assert "contractors" not in found and "taxes" in found

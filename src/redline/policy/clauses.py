@@ -26,6 +26,11 @@ _TOKEN = re.compile(
     r"|[,;:.!?()/&]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
 )
 _CLAUSE_END = frozenset(";.!?:")
+_TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
+_ABBREVIATION_DOT = re.compile(r"(?<=[A-Za-z]{2})\.(?=\s+[a-z0-9])")
+# pronouns whose contracted auxiliary is a word of its own ("THEY'VE been reported")
+_CONTRACTING = frozenset("i you we they he she it that there who what here".split())
+_CONTRACTED = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
 # A dash between words ("Never X \u2014 it exposes us", "Don't X - only the IRS decides")
 # opens an aside, mostly the rule's reason: a clause of its own. Before a word that
 # opens examples or another item ("\u2014 including Y", "\u2014 or Z") it only splits
@@ -60,8 +65,24 @@ _OTHERS_FIRST_WORDS = frozenset(
 
 
 def tokens(text: str) -> list[str]:
-    """Words, amounts and punctuation, lower case; a possessive "'s" is a token of its own."""
-    return _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
+    """Words, amounts and punctuation, lower case; a possessive "'s" is a token of its own,
+    and a pronoun's contraction two words ("they've" -> they have, "it's" -> it is)."""
+    # a name after "to" ("escalate to Trust & Safety", "hand off to Billing") is a
+    # destination as "to the team" is: it gets the determiner such a phrase would have
+    text = _TO_NAME.sub(r"\1 the \2", text)
+    # a period inside a sentence ("1099 vs. employee", "approx. 3 days") ends no clause
+    text = _ABBREVIATION_DOT.sub("", text)
+    found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
+    out: list[str] = []
+    for token in found:
+        pronoun, _, tail = token.partition("'")
+        if tail in _CONTRACTED and pronoun in _CONTRACTING:
+            out += [pronoun, _CONTRACTED[tail]]
+        elif token == "'s" and out and out[-1] in _CONTRACTING:
+            out.append("is")  # "it's", "that's": not a possessive
+        else:
+            out.append(token)
+    return out
 
 
 def clauses(tokens_: list[str]) -> list[list[str]]:
@@ -131,8 +152,8 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
         if phrase_at(tokens_, i, "cut"):
             if tokens_[i] == "because" and i + 1 < len(tokens_) and tokens_[i + 1] == "of":
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
-            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no"):
-                continue  # "homeless, facing eviction or without food": an item of the list
+            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise"):
+                continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             if tokens_[i] in _EXCEPTED or " ".join(tokens_[i : i + 2]) in _EXCEPTED:

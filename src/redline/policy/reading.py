@@ -238,7 +238,8 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token) or _irregular_participle(token)
     if (determined or previous in _OBJECT_OPENERS) and not participle:
         return word  # "a DEPLOY to production", "their full CARD number": after a determiner, a noun
-    wh_clause = token.endswith("s") and i + 1 == len(item) and any(t in _WH for t in item[:i])
+    wh_clause = token.endswith("s") and i + 1 == len(item) and any(t in _WH for t in item[:i]) \
+        and previous not in WORDS["preposition"] and previous not in WORDS["closed"]
     if wh_clause and token in lemminflect_vbz(token):
         word.verb = True  # "how our fraud detection WORKS": a wh-clause ends in its verb
         return word
@@ -256,8 +257,9 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
         word.verb = True
     elif following in _OBJECT_OPENERS and previous not in WORDS["closed"]:
         word.verb = True  # "… or RECORD an applicant's status": a determiner opens its object
-    elif previous in WORDS["closed"] and previous not in WORDS["aux"] and previous != "to":
-        word.verb = False  # after "a", "the", "your": a noun
+    elif (previous in WORDS["closed"] or previous in WORDS["preposition"]) and previous not in WORDS["aux"] \
+            and previous != "to":
+        word.verb = False  # after "a", "the", "your", "for": a noun
     else:
         # after "to" a verb ("to HIRE a lawyer"), unless a noun follows ("to RETAIL customers")
         infinitive = previous == "to" and not (following and _role(item, i + 1)[0] == "addressee")
@@ -381,8 +383,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             after = item[i + 1] if i + 1 < len(item) else ""
             # "tell borrowers TO WAIT": an infinitive after the noun phrase says what they are told
             infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after)
+            # "advise FREELANCERS on how to …": a person, then what they are told about
+            about = following in _TOPIC_PREPOSITIONS and all(is_person(w.text) or is_agent(w.text) for w in phrase)
             if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
-                    or infinitive:
+                    or infinitive or about:
                 for w in phrase:
                     w.person = w.light = True
             state.recipient = False
@@ -403,7 +407,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     negating = False
     while i < len(item):
         role, n = _role(item, i)
-        if role == "framing" and _passive_state(item, i, state, splitter):
+        passive = role == "framing" and _passive_state(item, i, state, splitter)
+        if passive:
             role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic
         if item[i] in _PERSONAL and i and _contact_clause(item, i, words):
             break  # "by someone THEY MET on the app": a clause that says who, not what
@@ -417,6 +422,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             token = item[i]
             following = item[i + 1] if i + 1 < len(item) else ""
             w = _word(token, item, i, state.verb_place or state.predicating and not phrase, determiner)
+            if passive:
+                w.verb, w.light, w.attribute = True, False, False  # "been REPORTED": the act, not a kind of talk
             if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
             w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
