@@ -342,3 +342,14 @@ def test_a_period_inside_a_sentence_ends_no_clause() -> None:
 def test_the_person_advised_about_something_is_not_the_topic() -> None:
     found = words("Do not advise contractors on how to report their taxes.")
     assert "contractors" not in found and "taxes" in found
+
+
+def test_a_routing_verb_with_a_placeholder_object_guards_its_condition() -> None:
+    rule = "Flag it whenever a caller says their dog was stolen from the kennel."
+    assert "stolen" in words(rule) or "dog" in words(rule)
+
+
+def test_when_after_about_asks_a_question_and_is_no_condition() -> None:
+    rule = "No promises about when a withdrawal will arrive."
+    assert "withdrawal" in words(rule)
+    assert held(gate(rule), "Your withdrawal will arrive on Friday.")

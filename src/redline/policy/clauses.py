@@ -54,6 +54,9 @@ _CLAUSE_SUBJECTS = _DESTINATION_OPENERS | frozenset("we they you it he she i".sp
 # "Hand off to a human WHEN a customer disputes a charge": after a destination that opens
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
+# what may stand between a routing verb and its condition ("flag IT whenever …")
+_PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right", "away", "promptly"})
+_ABOUT = frozenset({"about", "on", "regarding", "concerning", "of", "as to"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
 POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
 # a word every phrase of the `others` list holds and few rules do: most rules never name
@@ -156,6 +159,10 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
+            if tokens_[i] in ("when", "where", "whether") and tokens_[i - 1] in _ABOUT:
+                continue  # "promises ABOUT WHEN a withdrawal will arrive": a question, the topic
+            if escalating and tokens_[i] in _TRIGGERS and all(t in _PLACEHOLDERS for t in tokens_[:i]):
+                return cut(tokens_[i + 1 :], escalating)  # "Flag IT WHENEVER someone asks …": the case
             if tokens_[i] in _EXCEPTED or " ".join(tokens_[i : i + 2]) in _EXCEPTED:
                 # "confirm to anyone OTHER THAN the patient WHETHER someone is …": an
                 # exception names a party; the clause the verb governs goes on after it
