@@ -258,3 +258,14 @@ def test_which_after_a_verb_of_telling_opens_a_question_inside_the_negation() ->
     text = "there is no refund, which we know is frustrating, but your fee is waived."
     start = text.index("fee")
     assert assess(text, start, start + 3).cues == ()
+
+
+def test_past_after_a_verb_of_motion_and_gone_missing_are_no_cues() -> None:
+    from redline.screen.context import assess
+
+    for text, hit in (("a vpn will get you past the geolocation check.", "geolocation"),
+                      ("her hearing aids have gone missing.", "hearing aids")):
+        start = text.index(hit)
+        assert assess(text, start, start + len(hit)).cues == ()
+    text = "the pain has gone."
+    assert [c.status.value for c in assess(text, 4, 8).cues] == ["negated"]

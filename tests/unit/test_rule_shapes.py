@@ -353,3 +353,25 @@ def test_when_after_about_asks_a_question_and_is_no_condition() -> None:
     rule = "No promises about when a withdrawal will arrive."
     assert "withdrawal" in words(rule)
     assert held(gate(rule), "Your withdrawal will arrive on Friday.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Agents should never advise skipping a resident's medication dose.", "It's fine to skip your mother's dose tonight."),
+        ("Escalate any sign of neglect of a resident to the administrator.", "Your father is being neglected on the night shift."),
+    ],
+)
+def test_a_rule_that_names_a_third_party_is_not_set_aside_by_other_experiencer_cues(rule: str, draft: str) -> None:
+    assert derive_topics(rule).about_others
+    assert held(gate(rule), draft)
+
+
+def test_a_rule_about_the_person_served_keeps_other_experiencer_cues() -> None:
+    rule = "Escalate chest pain."
+    assert not derive_topics(rule).about_others
+    assert not held(gate(rule), "My father has chest pain, so I am asking for him.")
+
+
+def test_contact_info_names_what_the_pii_detector_finds() -> None:
+    assert derive_topics("Never share a seller's contact info with buyers.").detectors == ("pii",)

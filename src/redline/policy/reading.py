@@ -21,7 +21,7 @@ from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
-__all__ = ["Word", "is_agent", "is_person", "read"]
+__all__ = ["Word", "is_agent", "is_person", "names_third_party", "read"]
 
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 _MODALS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
@@ -195,6 +195,19 @@ def _phrasal(verb: str, particle: str, last: bool) -> bool:
     """Whether verb + particle is a phrasal verb: it ends its phrase ("being laid OFF") or
     English writes it as one word too ("failover", "layoff"); not "work OFF the clock"."""
     return last or any(zipf(lemma + particle) >= _MIN_JOINED_ZIPF for lemma in lemmas(verb))
+
+
+def names_third_party(rule: str) -> bool:
+    """Whether the clauses that state a rule name a person who is neither the one served
+    nor the party the rule binds: "a RESIDENT's medication dose", "exploitation of a
+    RESIDENT", "a JOURNALIST's request". What the rule guards is then someone else's, and
+    a draft names them as someone else ("your mother's dose")."""
+    for clause in rule_clauses(rule)[0]:
+        for token in clause:
+            if token[0].isalpha() and is_person(token) and not in_list("addressee", token) \
+                    and not in_list("actor", token):
+                return True
+    return False
 
 
 def is_person(token: str, suffixes: tuple[str, ...] = _PERSON_SUFFIXES) -> bool:

@@ -33,8 +33,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from redline.policy.lexicon import family, lemmas, part_of_speech, zipf
-from redline.policy.clauses import about_others, disclosure_verbs, in_list
-from redline.policy.reading import Word, is_agent, is_person, read
+from redline.policy.clauses import about_others as names_others, disclosure_verbs, in_list
+from redline.policy.reading import Word, is_agent, is_person, names_third_party, read
 from redline.policy.words import DETECTOR_TOPICS, WORDS
 
 __all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
@@ -90,6 +90,13 @@ def derive_topics(rule: str) -> Derivation:
     acts = [Topic((verb, head), "an act of disclosure and what a detector finds")
             for verb in disclosure_verbs(rule) for head in delegated]
     return Derivation(topics=topics + tuple(acts), detectors=tuple(detectors), about_others=about_others(rule))
+
+
+def about_others(rule: str) -> bool:
+    """Whether a rule guards other people's information or what happens to them: it says
+    so ("another customer's", "whether someone …") or names a third party ("a
+    resident's dose"). Other-experiencer cues then set none of its hits aside."""
+    return names_others(rule) or names_third_party(rule)
 
 
 def _phrases(words: list[Word]) -> dict[int, list[Word]]:
