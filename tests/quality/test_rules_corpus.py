@@ -12,9 +12,17 @@ the forbidden thing in other words, and its near misses use the topic's own word
 harmless sense. A lexical screen cannot hold most of it (that is the judge's work); its
 floor guards what the screen does hold there. A fifth (heldout-e: payment apps, physio
 clinics, auto claims, solar sales, staffing, parcels, congregations, esports) follows the
-dev file's specification again and was the last scored blind. The floors sit a little under what
-the gate measures today (README, "Topic derivation"): a change that loses recall or adds
-false alarms on material it was not written for fails here.
+dev file's specification again. Three more were written the same way later, with rules in
+the shapes operators use that the earlier files lacked (a reason after a dash, a case
+routed "to Billing", "they've", parenthesised examples): heldout-f (tax preparation,
+online dating, clinical trial recruitment, debt collection, childcare, event ticketing,
+fertility clinics, security operations), heldout-g (ride-hailing, freelance marketplaces,
+home health care, financial aid, auto repair, pet adoption, sports betting, elder care)
+and heldout-h (mortgage servicing, pet pharmacy, coworking, hearing aid clinics, moving
+and storage, plasma donation, online courses, marinas); heldout-h was scored blind last.
+The floors sit a little under what the gate measures today (README, "Topic derivation"):
+a change that loses recall or adds false alarms on material it was not written for fails
+here.
 """
 
 from __future__ import annotations
@@ -36,6 +44,9 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-c.jsonl", 0.85, 0.04),
         ("heldout-d.jsonl", 0.34, 0.28),
         ("heldout-e.jsonl", 0.90, 0.15),
+        ("heldout-f.jsonl", 0.82, 0.17),
+        ("heldout-g.jsonl", 0.76, 0.20),
+        ("heldout-h.jsonl", 0.78, 0.22),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:
