@@ -72,10 +72,13 @@ def tokens(text: str) -> list[str]:
     and a pronoun's contraction two words ("they've" -> they have, "it's" -> it is)."""
     # a name after "to" ("escalate to Trust & Safety", "hand off to Billing") is a
     # destination as "to the team" is: it gets the determiner such a phrase would have
-    text = _TO_NAME.sub(r"\1 the \2", text)
-    # a period inside a sentence ("1099 vs. employee", "approx. 3 days") ends no clause
-    text = _ABBREVIATION_DOT.sub("", text)
+    if "to " in text:
+        text = _TO_NAME.sub(r"\1 the \2", text)
+    if ". " in text:  # a period inside a sentence ("1099 vs. employee") ends no clause
+        text = _ABBREVIATION_DOT.sub("", text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
+    if "'" not in text and "\u2019" not in text:
+        return found  # no contraction to read
     out: list[str] = []
     for token in found:
         pronoun, _, tail = token.partition("'")
@@ -89,18 +92,27 @@ def tokens(text: str) -> list[str]:
 
 
 def clauses(tokens_: list[str]) -> list[list[str]]:
+    if not _DASHES.isdisjoint(tokens_):
+        tokens_ = _dashes_read(tokens_)
     out: list[list[str]] = [[]]
-    for i, token in enumerate(tokens_):
-        if token in _DASHES:
-            if tokens_[i + 1 : i + 2] and (tokens_[i + 1] in _LIST_GOES_ON or " ".join(tokens_[i + 1 : i + 3]) in _LIST_GOES_ON):
-                out[-1].append(",")  # "\u2014 such as …": the list goes on
-                continue
-            token = ";"
+    for token in tokens_:
         if token in _CLAUSE_END:
             out.append([])
         else:
             out[-1].append(token)
     return [c for c in out if c]
+
+
+def _dashes_read(tokens_: list[str]) -> list[str]:
+    """Each dash as the clause end or the list mark it stands for (see `_DASHES`)."""
+    out: list[str] = []
+    for i, token in enumerate(tokens_):
+        if token in _DASHES:
+            following = tokens_[i + 1 : i + 3]
+            goes_on = bool(following) and (following[0] in _LIST_GOES_ON or " ".join(following) in _LIST_GOES_ON)
+            token = "," if goes_on else ";"  # "\u2014 such as …": the list goes on
+        out.append(token)
+    return out
 
 
 def about_others(rule: str) -> bool:

@@ -181,11 +181,18 @@ def _regular(word: str) -> set[str]:
         forms.update({word + "es", word + "ed", word + "ing"})
     else:
         forms.update({word + "s", word + "ed", word + "ing"})
-        if word[-1] not in _VOWELS and word[-1] not in "wy" and word[-2] in _VOWELS and word[-3] not in _VOWELS:
-            # a final consonant after one vowel may double ("screenshotted"); which words
-            # double depends on stress, which no table here knows: both spellings are forms
-            forms.update({word + word[-1] + "ed", word + word[-1] + "ing"})
     return forms
+
+
+def _doubled(word: str) -> set[str]:
+    """The forms with a doubled final consonant of a word the dictionary does not know
+    ("screenshotted"): whether a word doubles depends on its stress, which no table here
+    knows, so a derived topic takes both spellings (an operator's own terms take the
+    plain ones: their forms are the operator's to list)."""
+    if len(word) > 3 and word.isalpha() and word[-1] not in _VOWELS and word[-1] not in "wxy" \
+            and word[-2] in _VOWELS and word[-3] not in _VOWELS and not _table_forms(word):
+        return {word + word[-1] + "ed", word + word[-1] + "ing"}
+    return set()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -263,6 +270,8 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     forms: set[str] = set()
     for lemma in bases:
         forms.update(_inflections(lemma))
+        if derive:
+            forms.update(_doubled(lemma))
     for form in [f for f in forms if f.endswith(_SPELLING_ENDINGS)]:
         forms.update(_respellings(form))
     if "self" in bases:  # "self-harm" is "harming YOURSELF": the reflexives are forms of self

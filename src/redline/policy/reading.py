@@ -46,6 +46,7 @@ _NUMBERS = frozenset(
 # "-er" and "-or" make instruments as often (printer, voucher, monitor): such a noun is
 # still read as a topic, but never stands alone for being rare ("public ADJUSTER").
 _PERSON_SUFFIXES = ("ist", "ian", "ant", "ent")
+_ROLE_ENDING = re.compile(r"[a-z](?:ist|ian|ant|ent)s?\b").search  # a word with one of them
 _AGENT_SUFFIXES = ("er", "or")
 _CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
@@ -202,10 +203,12 @@ def names_third_party(rule: str) -> bool:
     nor the party the rule binds: "a RESIDENT's medication dose", "exploitation of a
     RESIDENT", "a JOURNALIST's request". What the rule guards is then someone else's, and
     a draft names them as someone else ("your mother's dose")."""
+    if not _ROLE_ENDING(rule.lower()):
+        return False  # no word with a role's ending: most rules, read without the dictionary
     for clause in rule_clauses(rule)[0]:
         for token in clause:
-            if token[0].isalpha() and is_person(token) and not in_list("addressee", token) \
-                    and not in_list("actor", token):
+            if token[0].isalpha() and token.rstrip("s").endswith(_PERSON_SUFFIXES) and is_person(token) \
+                    and not in_list("addressee", token) and not in_list("actor", token):
                 return True
     return False
 
