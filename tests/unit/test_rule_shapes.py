@@ -375,3 +375,32 @@ def test_a_rule_about_the_person_served_keeps_other_experiencer_cues() -> None:
 
 def test_contact_info_names_what_the_pii_detector_finds() -> None:
     assert derive_topics("Never share a seller's contact info with buyers.").detectors == ("pii",)
+
+
+def test_a_noun_that_qualifies_a_frame_noun_is_a_topic() -> None:
+    rule = "Harassment complaints about another member get routed to the community manager."
+    assert "harassment" in words(rule)
+    assert held(gate(rule), "The harassment from the member next door is being handled.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "alone", "paired"),
+    [
+        ("Hand off to a human when a borrower says they've filed for bankruptcy.", None, "filed + bankruptcy"),
+        ("Never confirm that someone is staying at the hotel.", "staying", None),
+        ("Flag for review any request to work under the table or be paid in cash.", "paid", None),
+    ],
+)
+def test_what_happens_to_a_person_is_completed_by_its_argument_not_placed_by_an_adjunct(
+    rule: str, alone: str | None, paired: str | None
+) -> None:
+    found = labels(rule)
+    if alone:
+        assert alone in found
+    if paired:
+        assert paired in found and "filed" not in found
+
+
+def test_who_speaks_is_not_what_is_said() -> None:
+    assert "borrower" not in words("Hand off to a human when a borrower says they've filed for bankruptcy.")
+    assert "renter" not in words("Hand off to a human when a renter reports that the boat ran aground.")

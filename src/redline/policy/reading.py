@@ -85,6 +85,7 @@ class Word:
     bare: bool = False  # a verb with nothing after it in its list item ("STARTING, stopping or …")
     parts: tuple[str, ...] = field(default_factory=tuple)
     negated: bool = False  # said in the negative by the rule itself ("say it CAN'T lose money")
+    preposition: str = ""  # the one it stands after, when `in_pp`
 
     @property
     def weak(self) -> bool:
@@ -130,7 +131,10 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         # phrase, or after a determiner, it is a noun
         inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
         after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
-        if not ((inside_phrase or after_determiner) and "NOUN" in part_of_speech(token) and not token.endswith("ed")):
+        # … but "a renter REPORTS that the boat …": before a clause it is the verb
+        opens_clause = i + n < len(item) and item[i + n] in ("that", "whether", "they", "he", "she", "i", "we")
+        if opens_clause or not ((inside_phrase or after_determiner) and "NOUN" in part_of_speech(token)
+                                and not token.endswith("ed")):
             return "framing", n
     return "content", 1
 
@@ -298,6 +302,7 @@ class _State:
     in_pp: bool = False  # the last item ended inside a prepositional phrase
     np_count: int = 0
     recipient: bool = False  # after "tell", "advise": the next noun phrase may be a person
+    preposition: str = ""  # the preposition of the phrase the last item ended in
 
 
 def read(rule: str) -> tuple[list[Word], list[str]]:
@@ -421,6 +426,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     i = 0
     determiner = False
     negating = False
+    preposition = state.preposition if in_pp else ""
     while i < len(item):
         role, n = _role(item, i)
         passive = role == "framing" and _passive_state(item, i, state, splitter)
@@ -443,6 +449,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
             w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
+            w.preposition = preposition if in_pp else ""
             w.negated = negating
             w.example = state.examples
             w.bare = w.verb and i + n == len(item)
@@ -522,6 +529,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         elif role == "framing":
             state.verb_place = state.acts = False
             state.recipient = any(in_list("tell", t) for t in item[i : i + n])
+            speaker = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
+            if speaker and i and speaker[-1].text == item[i - 1] and all(w.agent or w.person for w in speaker):
+                for w in speaker:  # "when a BORROWER says …": who speaks, not what is said
+                    w.person = w.light = True
         elif role == "preposition":
             state.verb_place = False  # "ask a cardholder FOR their card number"
             previous = item[i - 1] if i else ""
@@ -532,13 +543,14 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in _TOPIC_PREPOSITIONS
             predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
             in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative
+            preposition = item[i]
         if role == "any":
             container_pending = True
         elif role in ("preposition", "relative", "aux", "framing", "addressee"):
             container_pending = False
         i += n
     close()
-    state.in_pp = in_pp
+    state.in_pp, state.preposition = in_pp, preposition
     # "starting, stopping OR CHANGING …": a list of bare verbs goes on with a verb
     mine = [w for w in words if w.item == index and w.clause == clause]
     state.predicate_list = bool(mine) and mine[-1].verb and mine[-1].predicate

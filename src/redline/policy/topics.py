@@ -47,6 +47,10 @@ RARE_ZIPF = 3.75
 # The head of a guarded noun-noun phrase stands alone when it is at least this specific:
 # "network COVERAGE" (4.6), "prescription DOSE" (4.2), but not "bill CREDITS" (5.0).
 HEAD_ZIPF = 4.7
+# Prepositions that place an act or say how it was done ("staying AT the hotel", "paid IN
+# cash", "met ON the app"), rather than complete it ("filed FOR bankruptcy")
+_ADJUNCT = frozenset({"at", "in", "on", "near", "inside", "outside", "via", "through", "during", "over", "around",
+                      "throughout", "behind", "across"})
 _MAX_TOPICS = 48  # a rule is a sentence or two; beyond this it is a paragraph of policy
 
 
@@ -237,8 +241,9 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             if id(w) not in heads:
                 found.append((w, "a compound"))
         elif w.of_addressee and w.verb and not any(
-                o.item == w.item and not (o.light or o.in_pp) for o in _object(w, words)):
-            # "they were ASSAULTED"; not "they have RECEIVED an audit letter", an act with its object
+                o.item == w.item and not o.light and o.preposition not in _ADJUNCT for o in _object(w, words)):
+            # "they were ASSAULTED", "someone is STAYING at the hotel"; not "they have RECEIVED
+            # an audit letter" or "FILED for bankruptcy", an act with its object
             found.append((w, "a state of the person the rule is about"))
         elif id(w) not in heads and (not w.adjective or "NOUN" in part_of_speech(w.text)) and not w.agent \
                 and not (w.subject or w.governed or w.in_pp) and _specificity(w) < RARE_ZIPF:
