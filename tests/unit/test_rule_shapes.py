@@ -335,8 +335,33 @@ def test_a_name_after_to_in_a_hand_off_is_its_destination(rule: str) -> None:
 def test_a_period_inside_a_sentence_ends_no_clause() -> None:
     from redline.policy.clauses import rule_clauses
 
-    stated, rationale = rule_clauses("Never say a W-2 vs. a 1099 is better for them. Refer to a professional.")
+    stated, rationale = rule_clauses("Never say a W-2 vs. a 1099 is better for them. Only a tax professional can say.")
     assert "better" in stated[0] and "professional" in rationale
+    stated, _ = rule_clauses("annual max is set by the group contract. agent can't raise it")
+    assert len(stated) == 2  # a word the dictionary knows ends its sentence, whatever follows
+
+
+def test_a_later_sentence_that_binds_the_agent_or_routes_a_case_states_the_rule() -> None:
+    from redline.policy.clauses import rule_clauses
+
+    stated, _ = rule_clauses("Refunds are item-level. Agents should not promise a full refund of an entire order.")
+    assert any("promise" in clause for clause in stated)
+    stated, _ = rule_clauses("Our reps are not clinicians. Flag any reply where the agent recommends a treatment.")
+    assert any("treatment" in clause for clause in stated)
+    assert "treatment" in words("Our reps are not clinicians. Flag any reply where the agent recommends a treatment.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "BLOCK: telling a customer that an extended warranty is required to get the loan approved.",
+        "flag - anything telling a customer their financing is locked in before the lender funds it.",
+        "Flag: telling a student they're released from their housing contract.",
+    ],
+)
+def test_a_label_before_the_rule_is_its_directive(rule: str) -> None:
+    assert derive_topics(rule).topics, "the rule after its label guards something"
+    assert not {"block", "flag"} & words(rule)
 
 
 def test_the_person_advised_about_something_is_not_the_topic() -> None:
@@ -404,3 +429,14 @@ def test_what_happens_to_a_person_is_completed_by_its_argument_not_placed_by_an_
 def test_who_speaks_is_not_what_is_said() -> None:
     assert "borrower" not in words("Hand off to a human when a borrower says they've filed for bankruptcy.")
     assert "renter" not in words("Hand off to a human when a renter reports that the boat ran aground.")
+
+
+def test_to_after_a_verb_of_telling_names_the_person_told_not_a_destination() -> None:
+    rule = "Flag anything that implies to a host they can turn away guests because of their religion."
+    assert derive_topics(rule).topics
+    assert "religion" in words(rule) or "turn away" in words(rule)
+
+
+def test_pls_is_please() -> None:
+    assert "deliver" in words("pls don't tell people we deliver to PO boxes") or "boxes" in words(
+        "pls don't tell people we deliver to PO boxes")

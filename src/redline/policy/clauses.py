@@ -27,7 +27,14 @@ _TOKEN = re.compile(
 )
 _CLAUSE_END = frozenset(";.!?:")
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
-_ABBREVIATION_DOT = re.compile(r"(?<=[A-Za-z]{2})\.(?=\s+[a-z0-9])")
+_ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
+
+
+def _abbreviation(match: re.Match[str]) -> str:
+    """A word the dictionary does not know before a period and a lower-case word ("vs.",
+    "approx.", "incl.") loses the period; "contract. agent can't …" keeps it."""
+    word = match.group(1)
+    return word if not part_of_speech(word.lower()) else match.group(0)
 # pronouns whose contracted auxiliary is a word of its own ("THEY'VE been reported")
 _CONTRACTING = frozenset("i you we they he she it that there who what here".split())
 _CONTRACTED = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
@@ -74,8 +81,8 @@ def tokens(text: str) -> list[str]:
     # destination as "to the team" is: it gets the determiner such a phrase would have
     if "to " in text:
         text = _TO_NAME.sub(r"\1 the \2", text)
-    if ". " in text:  # a period inside a sentence ("1099 vs. employee") ends no clause
-        text = _ABBREVIATION_DOT.sub("", text)
+    if ". " in text:  # an abbreviation's period ("1099 vs. employee") ends no clause
+        text = _ABBREVIATION_DOT.sub(_abbreviation, text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
     if "'" not in text and "\u2019" not in text:
         return found  # no contraction to read
@@ -148,13 +155,58 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     directive: "…; no wire transfers or gift cards"), and the words of the rest (its
     rationale: "…; refunds are decided by the billing team")."""
     found = clauses(tokens(rule))
+    label = _label(found[0]) if len(found) > 1 else None
+    if label is not None:
+        # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
+        # the rule does, then the rule itself
+        found = [[label, *found[1]] if label else found[1], *found[2:]]
     stated: list[list[str]] = found[:1]
     rationale: list[list[str]] = []
     for clause in found[1:]:
-        n = phrase_at(clause, 0, "directive")
-        forbids = n and " ".join(clause[:n]) not in POSITIVE_DIRECTIVES  # not "always use …"
-        (stated if forbids else rationale).append(clause)
+        opens = _party(clause)  # "Agents must not …", "The assistant should never …"
+        n = phrase_at(clause, opens, "directive")
+        forbids = n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES  # not "always use …"
+        # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule too
+        routes = not opens and bool(phrase(clause, 0, "escalate")) and len(clause) > 2
+        (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+_MODAL_WORDS = frozenset({"must", "should", "shall", "may", "will", "can", "cannot", "can't", "mustn't", "shouldn't"})
+
+
+def _party(clause: list[str]) -> int:
+    """How many tokens name the party a clause binds before its directive ("AGENTS must
+    not", "THE ASSISTANT should never", "STAFF can't"): 0 when none does."""
+    start = 1 if clause and clause[0] in ("the", "our", "a", "any", "all") else 0
+    i = start
+    while i < len(clause) and i - start < 3 and in_list("actor", clause[i]):
+        i += 1
+    if i == start:
+        return 0
+    if phrase_at(clause, i, "directive"):
+        return i
+    if i < len(clause) and clause[i] in _MODAL_WORDS:
+        return i + 1 if phrase_at(clause, i + 1, "directive") else i
+    return 0
+
+
+# Words a policy author puts before a rule as its label ("BLOCK:", "Flag -", "Red line:"):
+# the routing ones stand for "escalate", the rest for "never"
+_LABELS = frozenset({"block", "refuse", "deny", "forbidden", "prohibited", "never", "rule", "hard rule", "red line",
+                     "redline", "policy", "important", "note", "must not", "do not", "don't"})
+_ROUTING_LABELS = frozenset({"flag", "escalate", "review", "hold", "route", "escalation"})
+
+
+def _label(clause: list[str]) -> str | None:
+    """What a first clause that is only a label stands for ("escalate" or "never"); None
+    when it is not one. "" for a label that adds nothing ("Note:")."""
+    text = " ".join(clause)
+    if text in _ROUTING_LABELS:
+        return "escalate"
+    if text in _LABELS:
+        return "never" if text not in ("rule", "policy", "important", "note") else ""
+    return None
 
 
 def cut(tokens_: list[str], escalating: bool) -> list[str]:
@@ -186,7 +238,8 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 # "Escalate, WHERE POSSIBLE, any refund …": an aside between commas
                 return tokens_[: i - 1] + cut(tokens_[close + 1 :], escalating)
             return tokens_[:i]
-        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_):
+        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_) and not (i and in_list("framing", tokens_[i - 1])):
+            # ("… anything that IMPLIES TO a host": the person told, not where the case goes)
             following = tokens_[i + 1]
             if following in _DESTINATION_OPENERS or in_list("addressee", following) or following in ("human", "humans"):
                 # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
