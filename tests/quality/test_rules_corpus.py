@@ -19,7 +19,10 @@ online dating, clinical trial recruitment, debt collection, childcare, event tic
 fertility clinics, security operations), heldout-g (ride-hailing, freelance marketplaces,
 home health care, financial aid, auto repair, pet adoption, sports betting, elder care)
 and heldout-h (mortgage servicing, pet pharmacy, coworking, hearing aid clinics, moving
-and storage, plasma donation, online courses, marinas); heldout-h was scored blind last.
+and storage, plasma donation, online courses, marinas); heldout-i (dental insurance, rental
+hosts, grocery delivery, legal aid, car financing, campus housing, meal kits, immigration
+documents) was written terse and sloppy on purpose ("BLOCK: telling a customer …", "pls
+don't …", a context sentence before the rule) and was scored blind last.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -46,7 +49,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-e.jsonl", 0.90, 0.15),
         ("heldout-f.jsonl", 0.82, 0.17),
         ("heldout-g.jsonl", 0.76, 0.20),
-        ("heldout-h.jsonl", 0.78, 0.22),
+        ("heldout-h.jsonl", 0.80, 0.21),
+        ("heldout-i.jsonl", 0.71, 0.30),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:
