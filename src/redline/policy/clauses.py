@@ -16,7 +16,8 @@ from redline.policy.lexicon import lemmas, part_of_speech
 from redline.policy.words import WORDS, phrase_at
 
 __all__ = [
-    "CONTAINER_DETS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "clauses", "cut", "disclosure_verbs", "in_list",
+    "CONTAINER_DETS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut",
+    "disclosure_verbs", "in_list",
     "items", "phrase", "rule_clauses", "tokens",
 ]
 
@@ -163,7 +164,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     stated: list[list[str]] = found[:1]
     rationale: list[list[str]] = []
     for clause in found[1:]:
-        opens = _party(clause)  # "Agents must not …", "The assistant should never …"
+        opens = bound_party(clause)  # "Agents must not …", "The assistant should never …"
         n = phrase_at(clause, opens, "directive")
         forbids = n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES  # not "always use …"
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule too
@@ -172,13 +173,15 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     return stated, [t for c in rationale for t in c]
 
 
-_MODAL_WORDS = frozenset({"must", "should", "shall", "may", "will", "can", "cannot", "can't", "mustn't", "shouldn't"})
+_MODAL_WORDS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
+_DETERMINERS = frozenset("a an the your their his her its our my any every this that these those".split())
 
 
-def _party(clause: list[str]) -> int:
-    """How many tokens name the party a clause binds before its directive ("AGENTS must
-    not", "THE ASSISTANT should never", "STAFF can't"): 0 when none does."""
-    start = 1 if clause and clause[0] in ("the", "our", "a", "any", "all") else 0
+def bound_party(clause: list[str]) -> int:
+    """How many tokens name the party the rule binds before its directive ("THE AGENT
+    must not …", "WE never …", "SUPPORT AGENTS should never …"): they open the rule as
+    "Never …" does. A subject that is no actor ("Refunds must not …") stays: it is the topic."""
+    start = 1 if clause and clause[0] in _DETERMINERS else 0
     i = start
     while i < len(clause) and i - start < 3 and in_list("actor", clause[i]):
         i += 1
@@ -186,8 +189,8 @@ def _party(clause: list[str]) -> int:
         return 0
     if phrase_at(clause, i, "directive"):
         return i
-    if i < len(clause) and clause[i] in _MODAL_WORDS:
-        return i + 1 if phrase_at(clause, i + 1, "directive") else i
+    if i < len(clause) and clause[i] in _MODAL_WORDS and phrase_at(clause, i + 1, "directive"):
+        return i + 1  # "must NEVER", "should NEVER"
     return 0
 
 

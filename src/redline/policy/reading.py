@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from redline.policy.clauses import (
-    CONTAINER_DETS, POSITIVE_DIRECTIVES, after_frame, cut, in_list, items, phrase, rule_clauses,
+    CONTAINER_DETS, POSITIVE_DIRECTIVES, after_frame, bound_party, cut, in_list, items, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
@@ -312,7 +312,7 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
     state = _State(verb_place=False)
     for number, clause in enumerate(stated):
         imperative = forbids = False
-        clause = clause[_bound_party(clause):]
+        clause = clause[bound_party(clause):]
         while clause and (n := phrase_at(clause, 0, "directive")):
             # "Never GIVE …" opens with a verb; "No SEATS booked …" with a noun phrase
             forbids = forbids or " ".join(clause[:n]) not in POSITIVE_DIRECTIVES
@@ -356,23 +356,6 @@ def _routed_subject(clause: list[str]) -> list[str] | None:
             return clause[:j]
         return None  # the first routing verb decides
     return None
-
-
-def _bound_party(clause: list[str]) -> int:
-    """How many tokens name the party the rule binds before its directive ("THE AGENT
-    must not …", "WE never …", "SUPPORT AGENTS should never …"): they open the rule as
-    "Never …" does. A subject that is no actor ("Refunds must not …") stays: it is the topic."""
-    start = 1 if clause and clause[0] in _OBJECT_OPENERS else 0
-    i = start
-    while i < len(clause) and i - start < 3 and in_list("actor", clause[i]):
-        i += 1
-    if i == start:
-        return 0
-    if phrase_at(clause, i, "directive"):
-        return i
-    if i < len(clause) and clause[i] in _MODALS and phrase_at(clause, i + 1, "directive"):
-        return i + 1  # "must NEVER", "should NEVER"
-    return 0
 
 
 def _read_item(words: list[Word], state: _State, clause: int, index: int, splitter: str,
