@@ -29,13 +29,6 @@ _TOKEN = re.compile(
 _CLAUSE_END = frozenset(";.!?:")
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
-
-
-def _abbreviation(match: re.Match[str]) -> str:
-    """A word the dictionary does not know before a period and a lower-case word ("vs.",
-    "approx.", "incl.") loses the period; "contract. agent can't …" keeps it."""
-    word = match.group(1)
-    return word if not part_of_speech(word.lower()) else match.group(0)
 # pronouns whose contracted auxiliary is a word of its own ("THEY'VE been reported")
 _CONTRACTING = frozenset("i you we they he she it that there who what here".split())
 _CONTRACTED = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
@@ -73,6 +66,13 @@ _OTHERS_FIRST_WORDS = frozenset(
     next((w for w in p.replace("-", " ").split() if w not in WORDS["closed"] or w in ("another", "other", "others")), p)
     for p in WORDS["others"]
 )
+
+
+def _abbreviation(match: re.Match[str]) -> str:
+    """A word the dictionary does not know before a period and a lower-case word ("vs.",
+    "approx.", "incl.") loses the period; "contract. agent can't …" keeps it."""
+    word = match.group(1)
+    return word if not part_of_speech(word.lower()) else match.group(0)
 
 
 def tokens(text: str) -> list[str]:
@@ -152,9 +152,10 @@ def phrase(tokens_: list[str], i: int, kind: str) -> int:
 
 
 def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
-    """The clauses that state the rule (the first, and any later one that opens with a
-    directive: "…; no wire transfers or gift cards"), and the words of the rest (its
-    rationale: "…; refunds are decided by the billing team")."""
+    """The clauses that state the rule (the first, after its label if it has one, and any
+    later one that opens with a directive, "…; no wire transfers or gift cards", that binds
+    the agent, "Agents must not …", or that routes a case, "Flag any reply …"), and the
+    words of the rest (its rationale: "…; refunds are decided by the billing team")."""
     found = clauses(tokens(rule))
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
