@@ -16,7 +16,7 @@ from redline.policy.lexicon import lemmas, part_of_speech
 from redline.policy.words import WORDS, phrase_at
 
 __all__ = [
-    "CONTAINER_DETS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut",
+    "CONTAINER_DETS", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut",
     "disclosure_verbs", "in_list",
     "items", "phrase", "rule_clauses", "tokens",
 ]
@@ -174,15 +174,16 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     return stated, [t for c in rationale for t in c]
 
 
-_MODAL_WORDS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
-_DETERMINERS = frozenset("a an the your their his her its our my any every this that these those".split())
+MODALS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
+# the words that open a noun phrase (and so an act's object): "a", "the", "your", "any" …
+OBJECT_OPENERS = frozenset("a an the your their his her its our my any every this that these those".split())
 
 
 def bound_party(clause: list[str]) -> int:
     """How many tokens name the party the rule binds before its directive ("THE AGENT
     must not …", "WE never …", "SUPPORT AGENTS should never …"): they open the rule as
     "Never …" does. A subject that is no actor ("Refunds must not …") stays: it is the topic."""
-    start = 1 if clause and clause[0] in _DETERMINERS else 0
+    start = 1 if clause and clause[0] in OBJECT_OPENERS else 0
     i = start
     while i < len(clause) and i - start < 3 and in_list("actor", clause[i]):
         i += 1
@@ -190,7 +191,7 @@ def bound_party(clause: list[str]) -> int:
         return 0
     if phrase_at(clause, i, "directive"):
         return i
-    if i < len(clause) and clause[i] in _MODAL_WORDS and phrase_at(clause, i + 1, "directive"):
+    if i < len(clause) and clause[i] in MODALS and phrase_at(clause, i + 1, "directive"):
         return i + 1  # "must NEVER", "should NEVER"
     return 0
 

@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 
 from redline.policy.clauses import (
-    CONTAINER_DETS, POSITIVE_DIRECTIVES, after_frame, bound_party, cut, in_list, items, phrase, rule_clauses,
+    CONTAINER_DETS, MODALS as _MODALS, OBJECT_OPENERS as _OBJECT_OPENERS, POSITIVE_DIRECTIVES, after_frame,
+    bound_party, cut, in_list, items, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
@@ -24,7 +25,6 @@ from redline.policy.words import WORDS, phrase_at
 __all__ = ["Word", "is_agent", "is_person", "names_third_party", "read"]
 
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
-_MODALS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
 # after the directive, a negation inside the rule belongs to what the rule forbids saying:
 # "never say an investment CAN'T lose money", "never tell a borrower they DON'T need …"
 _NEGATORS = frozenset(
@@ -55,7 +55,6 @@ _ACT_AUX = frozenset(
     "can could may might will would should must shall do does did can't cannot won't "
     "don't doesn't didn't shouldn't wouldn't couldn't mustn't".split()
 )
-_OBJECT_OPENERS = frozenset("a an the your their his her its our my any every this that these those".split())
 
 
 @dataclass(slots=True)
