@@ -6,6 +6,7 @@
     python benchmarks/load_bench.py --workers 2 --db postgresql+psycopg://u:p@127.0.0.1/bench
     python benchmarks/load_bench.py --generator python --json
     python benchmarks/load_bench.py --connections 32 --pin   # server on one core, wrk on the rest
+    python benchmarks/load_bench.py --rate 800 --reference-app 0.7   # the machine's own curve
 
 The server runs in a subprocess on 127.0.0.1 (SQLite in a temporary folder unless `--db`
 names a database, a generated 100-rule policy whose terms are pseudo-words) and gets ~1 KB
@@ -32,6 +33,12 @@ And the machine's speed, just before and just after the run (`reference_check_us
 `Gate.check` of the same texts in this process): on a shared machine it drifts by half
 within an hour, so a run's figures are read beside it. `service_cpu_bench.py` measures
 the service's CPU per check in process, without HTTP, for comparing two versions.
+
+`--reference-app WORK_MS` runs the same protocol against `reference_app.py` instead of
+redline: a bare ASGI app on the same uvicorn, loop and parser that does a fixed amount of
+arithmetic per request, costing WORK_MS of CPU, and records nothing. A run of redline and
+a run of the reference at the same CPU per request show which part of a tail is the
+server's and which the machine's (no rows to reconcile: `all_recorded` is null).
 """
 
 from __future__ import annotations
@@ -366,15 +373,49 @@ def recorded_ids(db_url: str) -> set[str]:
         return {row[0] for row in conn.execute(sql("SELECT id FROM decisions"))}
 
 
+class ReferenceServer(LiveServer):
+    """`reference_app.py` under uvicorn, started and stopped as a LiveServer is."""
+
+    def __init__(self, root: Path, work_ms: float) -> None:
+        super().__init__(root, "sqlite://", root / "unused.jsonl", root / "server.log",
+                         env={"REDLINE_REFERENCE_WORK_MS": str(work_ms)})  # fmt: skip
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable, "-m", "uvicorn", "reference_app:app", "--app-dir", str(Path(__file__).resolve().parent),
+            "--host", "127.0.0.1", "--port", str(self.port), "--http", "httptools", "--no-access-log",
+            "--no-server-header", "--log-level", "warning",
+        ]  # fmt: skip
+
+    def _wait_healthy(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                return False
+            try:
+                if httpx.post(self.url + "/v1/check", content=b"{}", timeout=2).status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        return False
+
+
 def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="redline-load-") as tmp:
         root = Path(tmp)
-        server, db_url, log_path = make_server(args, root, policy)
+        reference = args.reference_app is not None
+        if reference:
+            server: LiveServer = ReferenceServer(root, args.reference_app)
+            db_url, log_path = "", root / "unused.jsonl"
+        else:
+            server, db_url, log_path = make_server(args, root, policy)
         server.run()
         if args.pin:
             serving, args.generator_cpus = split_cpus(args.workers)
             pin_server(server, serving)
-        before = recorded_ids(db_url)  # a database given with --db may hold rows already
+        before = set() if reference else recorded_ids(db_url)  # --db may hold rows already
         try:
             warm = run_wrk(args, server, root, texts, args.warmup, args.rate)
             cpu_before, client_before, machine_before = server_cpu(server), children_cpu(), read_cpu()
@@ -384,8 +425,8 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
             cpu_after, client_after, machine_after = server_cpu(server), children_cpu(), read_cpu()
         finally:
             server.stop()
-        rows = recorded_ids(db_url) - before
-        log_ids = {e["id"] for e in read_events(log_path).events}
+        rows = set() if reference else recorded_ids(db_url) - before
+        log_ids = set() if reference else {e["id"] for e in read_events(log_path).events}
     summary = result["summary"]
     elapsed = summary["duration_us"] / 1e6
     statuses: dict[str, int] = {}
@@ -400,11 +441,13 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
     window = machine_after[1] - machine_before[1]
     cores = os.cpu_count() or 1
     others = busy - (server_s or 0.0) - client_s
+    recorded = None if reference else not (acked - rows) and not (acked - log_ids)
     return {
         "generator": "wrk",
+        "server": f"reference app, {args.reference_app} ms of work per request" if reference else "redline serve",
         "workers": args.workers,
         "connections": args.connections,
-        "backend": "postgresql" if db_url.startswith("postgresql") else "sqlite",
+        "backend": None if reference else "postgresql" if db_url.startswith("postgresql") else "sqlite",
         "rate_target": args.rate or None,
         "pinned": bool(args.pin),
         "duration_s": round(elapsed, 2),
@@ -418,10 +461,10 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
         + summary["write_errors"] + summary["timeouts"],
         "statuses": statuses,
         "acknowledged": len(acked),
-        "acknowledged_without_row": len(acked - rows),
-        "acknowledged_without_log_line": len(acked - log_ids),
-        "rows_never_answered": len(rows - acked),  # cut off when wrk stopped
-        "all_recorded": not (acked - rows) and not (acked - log_ids),
+        "acknowledged_without_row": None if reference else len(acked - rows),
+        "acknowledged_without_log_line": None if reference else len(acked - log_ids),
+        "rows_never_answered": None if reference else len(rows - acked),  # cut off when wrk stopped
+        "all_recorded": recorded,
         "server_cpu_ms_per_check": round(server_s * 1e3 / measured, 3) if server_s is not None and measured else None,
         "generator_cores": round(client_s / elapsed, 3) if elapsed else None,
         "server_cores": round(server_s / elapsed, 3) if server_s is not None and elapsed else None,
@@ -429,38 +472,86 @@ def run_with_wrk(args: argparse.Namespace, policy: str, texts: list[str]) -> dic
         "loadavg_before": load_before,
         "cpus": cores,
         "machine_stalls": stalls.summary(),
+        "machine_slowdowns": stalls.slowdowns(),
     }
 
 
 class StallWatch:
-    """How often the machine itself stalls during a run: a thread of this (otherwise
-    idle) process asks to sleep 1 ms, again and again, and counts how much longer each
-    sleep took. On a quiet shared machine a few sleeps in ten seconds overrun by 5-15 ms;
-    an overrun longer than the latency target shows in every server's p99, whatever it does."""
+    """How the machine itself behaves during a run, in a thread of this (otherwise idle)
+    process. Two things are watched, because a shared machine shows two kinds of trouble:
+
+    - stalls: the thread asks to sleep 1 ms, again and again, and counts how much longer
+      each sleep took (the thread was not scheduled). On a quiet shared machine a few
+      sleeps in ten seconds overrun by 5-15 ms.
+    - slowdowns: every 10 ms it runs the same small loop of arithmetic (~0.1 ms) and
+      takes the CPU time it cost. A virtual CPU can stay scheduled and yet run several
+      times slower for a while (the host's other work); the guest sees no steal time,
+      and a thread's CPU time grows with the slowdown. `slow_share` is the share of
+      loops that cost over 3x the median, `episodes_per_s` how often such a slow spell
+      began (loops within 50 ms of each other are one spell), `worst_x` the worst ratio.
+      Every thread on the machine, the server's and the generator's, slows with it, so
+      a run's tail is read beside these figures.
+    """
+
+    UNIT_EVERY = 10  # one loop of arithmetic per this many sleeps
+    SLOW_X = 3.0
+    SPELL_GAP_S = 0.05
 
     def __init__(self) -> None:
         self.overruns: list[float] = []
+        self.units: list[tuple[float, float]] = []  # (when, CPU seconds of the loop)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
+        self._started = 0.0
+        self._stopped = 0.0
 
     def __enter__(self) -> StallWatch:
+        self._started = time.perf_counter()
         self._thread.start()
         return self
 
     def __exit__(self, *_: object) -> None:
         self._stop.set()
         self._thread.join()
+        self._stopped = time.perf_counter()
 
     def _watch(self) -> None:
+        sleeps = 0
         while not self._stop.is_set():
             started = time.perf_counter()
             time.sleep(0.001)
             self.overruns.append((time.perf_counter() - started - 0.001) * 1e3)
+            sleeps += 1
+            if sleeps % self.UNIT_EVERY == 0:
+                self.units.append((time.perf_counter(), _arithmetic_cpu_s()))
 
     def summary(self) -> dict[str, float | int]:
         over = sorted(self.overruns) or [0.0]
         return {"max_ms": round(over[-1], 1), "p999_ms": round(over[int(0.999 * (len(over) - 1))], 2),
                 "over_5ms": sum(o > 5 for o in over), "over_20ms": sum(o > 20 for o in over)}  # fmt: skip
+
+    def slowdowns(self) -> dict[str, float | int]:
+        if not self.units:
+            return {"unit_us": 0.0, "slow_share": 0.0, "episodes_per_s": 0.0, "worst_x": 0.0}
+        median = statistics.median(cpu for _, cpu in self.units)
+        slow = [when for when, cpu in self.units if cpu > self.SLOW_X * median]
+        spells = sum(1 for i, when in enumerate(slow) if i == 0 or when - slow[i - 1] > self.SPELL_GAP_S)
+        seconds = max(self._stopped - self._started, 1e-9)
+        return {
+            "unit_us": round(median * 1e6, 1),
+            "slow_share": round(len(slow) / len(self.units), 3),
+            "episodes_per_s": round(spells / seconds, 2),
+            "worst_x": round(max(cpu for _, cpu in self.units) / median, 1) if median else 0.0,
+        }
+
+
+def _arithmetic_cpu_s(rounds: int = 1500) -> float:
+    """The CPU time of a fixed loop of integer arithmetic (~0.1 ms): the machine's speed now."""
+    started = time.thread_time()
+    total = 0
+    for i in range(rounds):
+        total += i * i
+    return time.thread_time() - started
 
 
 def reference_check_us(policy: str, texts: list[str], reps: int = 5) -> float:
@@ -499,6 +590,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pin", action="store_true", help="wrk generator: the server on the last CPU(s), wrk on the rest")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--reference-app", type=float, default=None, metavar="WORK_MS",
+                        help="load reference_app.py (fixed work costing WORK_MS of CPU per request) instead of redline")  # fmt: skip
     args = parser.parse_args()
     args.threads = args.connections
     args.generator_cpus = set()
@@ -506,6 +599,8 @@ def main() -> int:
         parser.error("--pin is for the wrk generator")
     if args.pin:
         split_cpus(args.workers)  # refuse before anything starts
+    if args.reference_app is not None and (args.generator != "wrk" or args.workers != 1 or args.reference_app < 0):
+        parser.error("--reference-app takes a CPU time in ms (0 or more) and runs with wrk and one worker")
     rng = random.Random(args.seed)
     policy, terms = make_policy(rng, args.rules)
     texts = make_texts(rng, terms, 500, args.text_bytes)
@@ -518,7 +613,7 @@ def main() -> int:
     else:
         for key, value in result.items():
             print(f"{key:>28}: {value}")
-    ok = result["errors"] == 0 and result["all_recorded"]
+    ok = result["errors"] == 0 and result["all_recorded"] is not False
     return 0 if ok else 1
 
 
