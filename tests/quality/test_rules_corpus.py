@@ -22,7 +22,10 @@ and heldout-h (mortgage servicing, pet pharmacy, coworking, hearing aid clinics,
 and storage, plasma donation, online courses, marinas); heldout-i (dental insurance, rental
 hosts, grocery delivery, legal aid, car financing, campus housing, meal kits, immigration
 documents) was written terse and sloppy on purpose ("BLOCK: telling a customer …", "pls
-don't …", a context sentence before the rule) and was scored blind last.
+don't …", a context sentence before the rule); heldout-j (veterinary compounding, solar
+sales, funeral homes, aviation charter, weddings, roadside assistance, a crisis text line,
+parking enforcement) mixes plain rules with notes in shorthand ("roof q's -> site
+surveyor", "grief counseling - dont counsel") and was scored blind last.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -51,6 +54,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-g.jsonl", 0.76, 0.20),
         ("heldout-h.jsonl", 0.80, 0.21),
         ("heldout-i.jsonl", 0.71, 0.30),
+        ("heldout-j.jsonl", 0.80, 0.10),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:

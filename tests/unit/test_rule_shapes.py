@@ -440,3 +440,86 @@ def test_to_after_a_verb_of_telling_names_the_person_told_not_a_destination() ->
 def test_pls_is_please() -> None:
     assert "deliver" in words("pls don't tell people we deliver to PO boxes") or "boxes" in words(
         "pls don't tell people we deliver to PO boxes")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "refund disputes -> billing lead",
+        "refund disputes --> send to the billing lead",
+        "refund disputes => billing lead only",
+        "refund disputes \u2192 billing lead",
+        "refund disputes = escalate",
+    ],
+)
+def test_an_arrow_sends_the_case_on_its_left_and_its_right_is_no_topic(rule: str) -> None:
+    found = words(rule)
+    assert "disputes" in found or "dispute" in found
+    assert not found & {"billing", "lead", "escalate"}
+    g = gate(rule, "flag")
+    assert held(g, "Your refund dispute has been opened and we will look into it.")
+    assert not held(g, "The billing lead is out until Monday.")
+
+
+@pytest.mark.parametrize(("written", "negation"), [("dont", "don't"), ("cant", "can't"), ("doesnt", "doesn't"), ("wont", "won't")])
+def test_a_contraction_written_without_its_apostrophe_is_the_contraction(written: str, negation: str) -> None:
+    from redline.policy.clauses import tokens
+
+    assert tokens(f"agents {written} quote shipping fees") == ["agents", negation, "quote", "shipping", "fees"]
+    assert written not in words(f"agents {written} quote shipping fees")
+
+
+def test_note_shorthand_reads_as_words() -> None:
+    from redline.policy.clauses import tokens
+
+    assert tokens("gate q's w/ a kid inside, w/o approval") == [
+        "gate", "questions", "with", "a", "kid", "inside", ",", "without", "approval"
+    ]  # fmt: skip
+    assert "qs" not in words("parking permit qs -> permits office")
+
+
+def test_a_heading_before_a_dash_is_the_topic_and_the_instruction_after_it_is_not() -> None:
+    rule = "hull damage - dont assess it yourself, book a marine surveyor"
+    assert {"hull", "damage"} <= words(rule)
+    assert not words(rule) & {"marine", "surveyor", "book", "assess"}
+    g = gate(rule)
+    assert held(g, "The damage to your hull looks minor, about $4,000 to repair.")
+    assert not held(g, "Your marine surveyor appointment is booked for Friday.")
+
+
+def test_a_label_before_a_colon_still_lets_the_rule_after_it_state_itself() -> None:
+    rule = "Security deposits: agents must not promise a tenant their deposit will be returned in full."
+    assert "deposit" in words(rule) or "deposits" in words(rule)
+    assert held(gate(rule), "Your deposit will be returned in full next week.")
+
+
+def test_a_later_clause_that_sends_someone_already_named_on_is_what_to_do_instead() -> None:
+    rule = "Do not discuss pension eligibility; refer the caller to the benefits office."
+    assert not words(rule) & {"benefits", "office", "caller"}
+    assert not held(gate(rule), "The benefits office is open until 5 p.m. today.")
+    # a later clause that routes a new case still states more of the rule
+    assert "chargeback" in words("Never promise refunds. Escalate any chargeback threats.") or \
+        "chargebacks" in words("Never promise refunds. Escalate any chargeback threats.")
+
+
+def test_where_a_case_is_sent_in_the_rationale_repeats_no_topic() -> None:
+    rule = "Do not advise on how to report crypto gains (wash sales, cost basis, etc.); refer them to a tax adviser."
+    assert "tax" not in {t.label for t in derive_topics(rule).topics}
+
+
+def test_a_frame_noun_before_a_question_guards_the_question() -> None:
+    rule = "No info on where/when the inspectors visit."
+    found = words(rule)
+    assert "info" not in found and found & {"inspectors", "visit", "inspector"}
+
+
+def test_a_noun_before_to_in_a_routing_rule_is_no_verb_of_saying() -> None:
+    rule = "Route all warranty claim requests to the service desk."
+    assert not words(rule) & {"service", "desk"}
+
+
+def test_drafts_that_say_is_the_agents_message_not_a_topic() -> None:
+    rule = "Flag drafts that say a membership fee is refundable."
+    assert "drafts" not in words(rule) and "draft" not in words(rule)
+    assert "draft" in words("Never draft a lease agreement for a tenant.") or \
+        "lease" in words("Never draft a lease agreement for a tenant.")

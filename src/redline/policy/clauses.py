@@ -24,8 +24,21 @@ __all__ = [
 _TOKEN = re.compile(
     r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
     r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
+    r"|-+>|=>|\u2192|(?<!\S)=(?!\S)"
     r"|[,;:.!?()/&]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
 )
+# "X -> a supervisor", "X => ops", "X = emergency": in a note's shorthand an arrow (or an
+# equals sign between spaces) sends the case on its left to what its right names
+_ARROWS = frozenset({"->", "-->", "=>", "\u2192", "="})
+# shorthand of notes: "w/ a kid inside", "w/o approval"
+_WITH = re.compile(r"\b[wW]/(o\b)?(?=[\s,.;:]|$)")
+# negative contractions written without their apostrophe ("dont", "cant", "doesnt"):
+# informal notes drop it, and the word is then the contraction, not "cant" or "wont"
+_BARE_NEGATIONS = {
+    form.replace("'", ""): form
+    for form in "don't can't won't doesn't didn't isn't aren't wasn't weren't shouldn't wouldn't couldn't "
+    "hasn't haven't hadn't mustn't needn't".split()
+}
 _CLAUSE_END = frozenset(";.!?:")
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
@@ -58,6 +71,7 @@ _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
 # what may stand between a routing verb and its condition ("flag IT whenever …")
 _PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right", "away", "promptly"})
 _ABOUT = frozenset({"about", "on", "regarding", "concerning", "of", "as to"})
+_WH = frozenset({"how", "why", "what", "which", "when", "where", "whether", "who"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
 POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
 # a word every phrase of the `others` list holds and few rules do: most rules never name
@@ -84,13 +98,19 @@ def tokens(text: str) -> list[str]:
         text = _TO_NAME.sub(r"\1 the \2", text)
     if ". " in text:  # an abbreviation's period ("1099 vs. employee") ends no clause
         text = _ABBREVIATION_DOT.sub(_abbreviation, text)
+    if "/" in text:
+        text = _WITH.sub(lambda m: "without" if m.group(1) else "with", text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
-    if "'" not in text and "\u2019" not in text:
-        return found  # no contraction to read
     out: list[str] = []
     for token in found:
         pronoun, _, tail = token.partition("'")
-        if tail in _CONTRACTED and pronoun in _CONTRACTING:
+        if token in _BARE_NEGATIONS:
+            out.append(_BARE_NEGATIONS[token])
+        elif token == "qs":  # "bar service qs", "roof q's": questions
+            out.append("questions")
+        elif token == "'s" and out and out[-1] == "q":  # "q's"
+            out[-1] = "questions"
+        elif tail in _CONTRACTED and pronoun in _CONTRACTING:
             out += [pronoun, _CONTRACTED[tail]]
         elif token == "'s" and out and out[-1] in _CONTRACTING:
             out.append("is")  # "it's", "that's": not a possessive
@@ -108,7 +128,19 @@ def clauses(tokens_: list[str]) -> list[list[str]]:
             out.append([])
         else:
             out[-1].append(token)
+    if not _ARROWS.isdisjoint(tokens_):
+        out = [_routed(c) for c in out]
     return [c for c in out if c]
+
+
+def _routed(clause: list[str]) -> list[str]:
+    """"roof q's -> send to site surveyor", "lockouts w/ a kid inside = emergency": the
+    case on the arrow's left is escalated; what the right names is where it goes."""
+    arrow = next((i for i, token in enumerate(clause) if token in _ARROWS), None)
+    if arrow is None:
+        return clause
+    case = [t for t in clause[:arrow] if t not in _ARROWS]
+    return ["escalate", *case] if case else []
 
 
 def _dashes_read(tokens_: list[str]) -> list[str]:
@@ -156,7 +188,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     later one that opens with a directive, "…; no wire transfers or gift cards", that binds
     the agent, "Agents must not …", or that routes a case, "Flag any reply …"), and the
     words of the rest (its rationale: "…; refunds are decided by the billing team")."""
-    found = clauses(tokens(rule))
+    written = tokens(rule)
+    found = clauses(written)
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
@@ -164,14 +197,60 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         found = [[label, *found[1]] if label else found[1], *found[2:]]
     stated: list[list[str]] = found[:1]
     rationale: list[list[str]] = []
-    for clause in found[1:]:
+    later = found[1:]
+    if later and label is None and _dash_after_first(written) and _heading(found[0]) and _instructs(later[0]):
+        # "battery backup sizing - dont spec it yourself, book an energy consultant": a
+        # heading names the topic, and what follows says what to do with it ("it")
+        rationale.append(later.pop(0))
+    for clause in later:
         opens = bound_party(clause)  # "Agents must not …", "The assistant should never …"
         n = phrase_at(clause, opens, "directive")
         forbids = n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES  # not "always use …"
-        # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule too
-        routes = not opens and bool(phrase(clause, 0, "escalate")) and len(clause) > 2
+        # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
+        # too; "…; refer THE FAMILY to the VA" sends on someone already named: what to do instead
+        routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
+            and not _sends_on(clause[n:])
         (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+def _dash_after_first(written: list[str]) -> bool:
+    """Whether a dash ends the rule's first clause ("grief counseling - dont counsel"); a
+    colon there makes a label of it ("Damage claims: agents must not …"), and the rule
+    that follows states itself in full."""
+    end = next((t for t in written if t in _CLAUSE_END or t in _DASHES), None)
+    return end in _DASHES
+
+
+def _heading(clause: list[str]) -> bool:
+    """A first clause that only names a topic ("grief counseling", "medical oxygen onboard
+    requests"): no directive, no routing verb, no auxiliary or modal."""
+    return len(clause) <= 12 and not any(
+        phrase_at(clause, i, "directive") or phrase(clause, i, "escalate")
+        or clause[i] in WORDS["aux"] or clause[i] in MODALS
+        for i in range(len(clause))
+    )
+
+
+def _instructs(clause: list[str]) -> bool:
+    """A clause that tells what to do: it opens with a directive, after the party it binds
+    or not ("dont spec it", "sales cant promise it"), or with a routing verb ("escalate to ops")."""
+    opens = bound_party(clause) or (1 if len(clause) > 1 and clause[1] in _NEGATIVE_AUX else 0)
+    return bool(phrase_at(clause, opens, "directive") or phrase(clause, opens, "escalate"))
+
+
+_NEGATIVE_AUX = frozenset({"don't", "can't", "won't", "doesn't", "shouldn't", "mustn't", "never"})
+
+
+def _sends_on(rest: list[str]) -> bool:
+    """After a routing verb, a definite object and a destination ("refer THE FAMILY to the
+    VA", "send THEM to billing"): someone already named is sent on, not a new case."""
+    if not rest or rest[0] not in _DEFINITE:
+        return False
+    return "to" in rest[1:6]
+
+
+_DEFINITE = frozenset("the them him her this that these those their his your".split())
 
 
 MODALS = frozenset({"must", "should", "shall", "may", "will", "can", "would"})
@@ -228,8 +307,9 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
-            if tokens_[i] in ("when", "where", "whether") and tokens_[i - 1] in _ABOUT:
-                continue  # "promises ABOUT WHEN a withdrawal will arrive": a question, the topic
+            if tokens_[i] in ("when", "where", "whether") and (tokens_[i - 1] in _ABOUT or (
+                    i > 1 and tokens_[i - 1] in ("/", "or", "and") and tokens_[i - 2] in _WH)):
+                continue  # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …": a question, the topic
             if escalating and tokens_[i] in _TRIGGERS and all(t in _PLACEHOLDERS for t in tokens_[:i]):
                 return cut(tokens_[i + 1 :], escalating)  # "Flag IT WHENEVER someone asks …": the case
             if tokens_[i] in _EXCEPTED or " ".join(tokens_[i : i + 2]) in _EXCEPTED:
@@ -243,8 +323,11 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 # "Escalate, WHERE POSSIBLE, any refund …": an aside between commas
                 return tokens_[: i - 1] + cut(tokens_[close + 1 :], escalating)
             return tokens_[:i]
-        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_) and not (i and in_list("framing", tokens_[i - 1])):
-            # ("… anything that IMPLIES TO a host": the person told, not where the case goes)
+        framing_verb = i and in_list("framing", tokens_[i - 1]) \
+            and not (i > 1 and tokens_[i - 2] not in WORDS["closed"] and tokens_[i - 2][0].isalpha())
+        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_) and not framing_verb:
+            # ("… anything that IMPLIES TO a host": the person told, not where the case goes;
+            # "route empty leg REQUESTS TO the desk": after a noun phrase, a noun)
             following = tokens_[i + 1]
             if following in _DESTINATION_OPENERS or in_list("addressee", following) or following in ("human", "humans"):
                 # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
@@ -279,8 +362,9 @@ def after_frame(item: list[str]) -> list[str]:
     for i in range(len(item) - 2, -1, -1):
         if item[i + 1] in _FRAME_PREPOSITIONS and in_list("frame", item[i]):
             following = item[i + 2]
-            if item[i + 1] in ("for", "to", "on") and (following in WORDS["closed"] or in_list("addressee", following)):
-                continue  # "questions for the team", "advice to retail customers"
+            if item[i + 1] in ("for", "to", "on") and following not in _WH \
+                    and (following in WORDS["closed"] or in_list("addressee", following)):
+                continue  # "questions for the team", "advice to retail customers"; not "info on WHERE …"
             if item[i + 1] == "to" and part_of_speech(following) & {"NOUN", "ADJ"}:
                 continue  # "requests TO WITHDRAW" frames an act; "advice to X" names a recipient
             # "HARASSMENT complaints about another member": a noun that qualifies the frame

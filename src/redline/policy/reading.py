@@ -35,6 +35,7 @@ _NEGATORS = frozenset(
 # "advise travelers ON visa requirements"); others modify the person ("a client OF the firm")
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
+_DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering"})
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
@@ -124,6 +125,8 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         return "addressee", n
     if in_list("addressee", token):
         return "addressee", 1
+    if token in ("draft", "drafts") and i + 1 < len(item) and item[i + 1] in _DRAFT_OPENERS:
+        return "framing", 1  # "Flag DRAFTS that say …": the agent's own message, as "any reply where …"
     if n := phrase(item, i, "framing"):
         previous = item[i - 1] if i else ""
         # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun

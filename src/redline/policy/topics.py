@@ -257,14 +257,23 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
 
 def _rationale_topics(rationale: list[str]) -> list[str]:
     """The words of a rule's rationale that may repeat its topic: not those that name who
-    decides ("LEASING managers decide", "the BILLING team"), nor function words."""
+    decides ("LEASING managers decide", "the BILLING team") or where a case is sent
+    ("refer them to a TAX professional"), nor function words."""
     found = []
+    destination = False
     for i, token in enumerate(rationale):
         following = rationale[i + 1] if i + 1 < len(rationale) else ""
+        if not token[0].isalpha():
+            destination = False  # the phrase ends with its clause or list item
+        elif token == "to" and following in _DESTINATION_DETERMINERS:
+            destination = True
         role_next = bool(following) and (_is_role(following) or following in WORDS["light"])
-        if token[0].isalpha() and token not in WORDS["closed"] and not role_next:
+        if token[0].isalpha() and token not in WORDS["closed"] and not role_next and not destination:
             found.append(token)
     return found
+
+
+_DESTINATION_DETERMINERS = frozenset("a an the our your their his her".split())
 
 
 def _is_role(token: str) -> bool:
