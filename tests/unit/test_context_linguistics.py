@@ -269,3 +269,17 @@ def test_past_after_a_verb_of_motion_and_gone_missing_are_no_cues() -> None:
         assert assess(text, start, start + len(hit)).cues == ()
     text = "the pain has gone."
     assert [c.status.value for c in assess(text, 4, 8).cues] == ["negated"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "negated"),
+    [
+        ("We dont offer a refund for a cancelled tour.", "refund", True),
+        ("I cant promise a refund before the review.", "refund", True),
+        ("There isnt a refund on this fare.", "refund", True),
+        ("We don't offer a refund for a cancelled tour.", "refund", True),
+        ("Your refund is on its way, dont worry.", "refund", False),  # the negation's own clause
+    ],
+)
+def test_a_negative_contraction_typed_without_its_apostrophe_negates(sentence: str, term: str, negated: bool) -> None:
+    assert (NEGATED in statuses(sentence, term)) is negated

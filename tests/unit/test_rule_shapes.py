@@ -523,3 +523,9 @@ def test_drafts_that_say_is_the_agents_message_not_a_topic() -> None:
     assert "drafts" not in words(rule) and "draft" not in words(rule)
     assert "draft" in words("Never draft a lease agreement for a tenant.") or \
         "lease" in words("Never draft a lease agreement for a tenant.")
+
+
+def test_a_colon_goes_on_with_the_sentence_a_topic_pair_must_share_and_a_semicolon_ends_it() -> None:
+    g = gate("Never promise that a parking ticket will be cancelled.")
+    assert held(g, "Cancelled by Monday: that's where your parking ticket is headed.")
+    assert not held(g, "Your ticket is on file; the hearing was cancelled by the court.")

@@ -128,7 +128,7 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
                 after = entry if direction != "forward" else []
         except (IndexError, KeyError, ValueError) as exc:
             raise ValueError(f"{source}:{number}: bad row {line!r} ({exc})") from exc
-        for variant in _expand(phrase):  # "{although|but} she did" is two phrases
+        for variant in _informal(_expand(phrase)):  # "{although|but} she did" is two phrases
             key = " " + variant.translate(_FOLD) + " " if variant[0].isalnum() else variant
             slot = (words if variant[0].isalnum() else literal).setdefault(key, ([], [], []))
             slot[0].extend(before)
@@ -170,6 +170,16 @@ def _code(side: list[_Entry]) -> _Code:
             else:
                 sets_mask |= bit
     return stops_mask, sets_mask
+
+
+def _informal(phrases: list[str]) -> list[str]:
+    """The phrases, and each negative contraction in them as it is typed without its
+    apostrophe ("dont", "cant", "isnt"): chat drops it, and "we dont offer refunds" is as
+    negated as "we don't". The apostrophe-less forms that are words of their own ("cant",
+    "wont") are rare enough in a draft to be read as the contraction too."""
+    out = list(phrases)
+    out += [p.replace("n't", "nt") for p in phrases if "n't" in p and p.replace("n't", "nt") not in phrases]
+    return out
 
 
 def _expand(phrase: str) -> list[str]:

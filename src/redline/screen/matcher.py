@@ -30,7 +30,10 @@ from redline.screen.normalize import normalize
 from redline.types import Severity, Status
 
 WINDOW = 10  # the most words between the two words of a topic
-_SENTENCE_BREAK = re.compile(r"[.!?;:](?:\s|$)|\n")
+# What ends the sentence a topic's two words must share. A colon does not: what follows it
+# says more of what precedes it ("The fine: I'm reducing it by half"); a semicolon joins
+# two statements, and one may deny what the other says.
+_SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\n")
 
 # ASCII: everything but letters and digits becomes a separator (apostrophes too, so
 # "customer's" holds the word "customer" and quoted 'refund' still matches).
