@@ -25,7 +25,11 @@ documents) was written terse and sloppy on purpose ("BLOCK: telling a customer â
 don't â€¦", a context sentence before the rule); heldout-j (veterinary compounding, solar
 sales, funeral homes, aviation charter, weddings, roadside assistance, a crisis text line,
 parking enforcement) mixes plain rules with notes in shorthand ("roof q's -> site
-surveyor", "grief counseling - dont counsel") and was scored blind last.
+surveyor", "grief counseling - dont counsel"); heldout-k (pediatric triage, a dispensary,
+home warranties, a university IT desk, pawn shops, trucking dispatch, animal control,
+student loans) mixes a compliance manual's clauses with a team lead's chat messages
+("heads up: if someone asks about X, don't tell them it'll be waived") and was scored
+blind last.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -55,6 +59,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-h.jsonl", 0.80, 0.21),
         ("heldout-i.jsonl", 0.71, 0.30),
         ("heldout-j.jsonl", 0.80, 0.10),
+        ("heldout-k.jsonl", 0.75, 0.23),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:

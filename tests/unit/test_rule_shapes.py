@@ -529,3 +529,39 @@ def test_a_colon_goes_on_with_the_sentence_a_topic_pair_must_share_and_a_semicol
     g = gate("Never promise that a parking ticket will be cancelled.")
     assert held(g, "Cancelled by Monday: that's where your parking ticket is headed.")
     assert not held(g, "Your ticket is on file; the hearing was cancelled by the court.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "heads up: never promise a delivery window for oversized items.",
+        "hey all, never promise a delivery window for oversized items.",
+        "Heads up team - never promise a delivery window for oversized items.",
+        "FYI: never promise a delivery window for oversized items.",
+    ],
+)
+def test_a_greeting_to_the_team_opens_the_note_and_names_no_topic(rule: str) -> None:
+    found = words(rule)
+    assert not found & {"heads", "hey", "fyi", "team", "all"}
+    assert {"delivery", "window"} <= found or "window" in found
+
+
+def test_what_a_condition_asks_about_is_what_the_rule_refers_to() -> None:
+    rule = "if a tenant asks about the pet deposit, don't tell them it'll be returned."
+    assert {"pet", "deposit"} <= words(rule)
+    g = gate(rule)
+    assert held(g, "Your pet deposit will be returned after move-out.")
+    assert not held(g, "Your pet is welcome in the lobby.")
+
+
+def test_once_the_person_told_is_named_the_noun_after_a_wh_word_is_what_is_told() -> None:
+    assert "tablets" in words("Do not tell anyone how many tablets to take.")
+    assert "wait" in words("Do not tell owners to wait.") and "owners" not in words("Do not tell owners to wait.")
+
+
+def test_a_later_remark_that_points_back_at_the_rule_states_nothing() -> None:
+    rule = "don't tell borrowers their loans will be forgiven. we don't decide that, the department does"
+    assert not words(rule) & {"decide", "department"}
+    # "it" names a thing: the clause is the rule itself
+    assert "raise" in words("Annual max is set by the contract. agent can't raise it or extend it.") or \
+        "max" in words("Annual max is set by the contract. agent can't raise it or extend it.")

@@ -189,7 +189,10 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     the agent, "Agents must not …", or that routes a case, "Flag any reply …"), and the
     words of the rest (its rationale: "…; refunds are decided by the billing team")."""
     written = tokens(rule)
-    found = clauses(written)
+    opened = _opener(written)
+    written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
+    found = clauses(written) or [[]]
+    found = [_asked(found[0]), *found[1:]]
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
@@ -206,6 +209,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         opens = bound_party(clause)  # "Agents must not …", "The assistant should never …"
         n = phrase_at(clause, opens, "directive")
         forbids = n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES  # not "always use …"
+        forbids = forbids and not _refers_back(clause[opens + n :])
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
         # too; "…; refer THE FAMILY to the VA" sends on someone already named: what to do instead
         routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
@@ -214,12 +218,68 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     return stated, [t for c in rationale for t in c]
 
 
+def _opener(written: list[str]) -> int:
+    """How many tokens open a rule as a note to a team: a greeting or call for attention,
+    the words that address the team, and the mark after them ("heads up team -",
+    "hey all,", "FYI:"). 0 when the rule does not open so, or nothing follows."""
+    n = phrase_at(written, 0, "opener")
+    if not n:
+        return 0
+    while n < len(written) and phrase_at(written, n, "opener_vocative"):
+        n += phrase_at(written, n, "opener_vocative")
+    if n < len(written) and written[n] in (",", ":", ";", "-", "--", "\u2014", "\u2013", "!", "."):
+        n += 1
+    elif n < len(written) and written[0] in ("so", "also", "ok", "okay"):
+        return 0  # "so the team …", "also …": an opener only before a mark
+    return n if n < len(written) else 0
+
+
+def _asked(clause: list[str]) -> list[str]:
+    """"If someone asks about the service fee, don't tell them it'll be waived": the
+    condition names what is asked, the rule's clause refers to it ("it"): read as "don't
+    tell them the service fee will be waived". Any other clause as it is."""
+    if len(clause) < 4 or clause[0] not in _TRIGGERS or "," not in clause:
+        return clause
+    # the comma after which the rule's directive stands (commas of a list come before it)
+    comma = next((i for i, t in enumerate(clause) if t == "," and phrase_at(clause, i + 1 + bound_party(clause[i + 1 :]), "directive")), None)
+    if comma is None:
+        return clause
+    rule = clause[comma + 1 :]
+    condition = clause[1:comma]
+    ask = next((i for i, t in enumerate(condition) if in_list("framing", t) and i > 0), None)
+    if ask is None:
+        return clause
+    asked = condition[ask + 1 :]
+    while asked and asked[0] in _ASKED_OPENERS:
+        asked = asked[1:]
+    if not asked:
+        return clause
+    if "it" in rule:  # what the rule says of "it" is said of what was asked
+        at = rule.index("it")
+        return [*rule[:at], *asked, *rule[at + 1 :]]
+    return [*rule, ",", *asked]
+
+
+_ASKED_OPENERS = frozenset({"about", "whether", "if", "for", "how", "what", "when", "where", "to", "us", "me", "you"})
+
+
 def _dash_after_first(written: list[str]) -> bool:
     """Whether a dash ends the rule's first clause ("grief counseling - dont counsel"); a
     colon there makes a label of it ("Damage claims: agents must not …"), and the rule
     that follows states itself in full."""
     end = next((t for t in written if t in _CLAUSE_END or t in _DASHES), None)
     return end in _DASHES
+
+
+def _refers_back(rest: list[str]) -> bool:
+    """After a later clause's directive, a verb whose object points back at what the rule
+    said ("we don't decide THAT, ED does"): a remark on the rule, not more of it."""
+    head = rest[: rest.index(",")] if "," in rest else rest
+    return 1 <= len(head) <= 3 and head[-1] in _POINTING_BACK
+
+
+# a demonstrative for what the rule said (not "it", which names a thing: "agent can't raise IT")
+_POINTING_BACK = frozenset({"that", "this", "so"})
 
 
 def _heading(clause: list[str]) -> bool:

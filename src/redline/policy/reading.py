@@ -52,6 +52,7 @@ _AGENT_SUFFIXES = ("er", "or")
 _CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
 _PERSONAL = frozenset("they he she you we i".split())
+_PERSON_PRONOUNS = frozenset("anyone anybody someone somebody everyone everybody them him her us me you".split())
 _ACT_AUX = frozenset(
     "can could may might will would should must shall do does did can't cannot won't "
     "don't doesn't didn't shouldn't wouldn't couldn't mustn't".split()
@@ -421,6 +422,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             break  # "by someone THEY MET on the app": a clause that says who, not what
         if item[i] in _NEGATORS and role != "content" and not (i and item[i - 1] in _MODALS):
             negating = True  # not "… must NOT be changed": that is the rule's own directive
+        if state.recipient and not phrase and (item[i] in _PERSON_PRONOUNS or item[i] in _WH):
+            # "tell ANYONE how many …", "tell THEM whether …", "tell HOW many …": the person
+            # told is named, or what is told begins; the noun phrase after is no person
+            state.recipient = False
         if item[i] in _OBJECT_OPENERS or role == "possessive":
             determiner = True
         elif role not in ("content", "skip"):
