@@ -565,3 +565,35 @@ def test_a_later_remark_that_points_back_at_the_rule_states_nothing() -> None:
     # "it" names a thing: the clause is the rule itself
     assert "raise" in words("Annual max is set by the contract. agent can't raise it or extend it.") or \
         "max" in words("Annual max is set by the contract. agent can't raise it or extend it.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "party"),
+    [
+        ("Only the billing supervisor may approve a refund over $500.", {"billing", "supervisor"}),
+        ("Only a licensed pharmacist can recommend a dose change.", {"licensed", "pharmacist"}),
+        ("Only managers are allowed to waive late fees.", {"managers"}),
+    ],
+)
+def test_only_x_may_forbids_the_act_to_everyone_else_and_x_is_no_topic(rule: str, party: set[str]) -> None:
+    assert not words(rule) & party
+    g = gate(rule)
+    assert not held(g, "Your billing supervisor, a licensed pharmacist and the managers are in on Monday.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Claims representatives shall not confirm that a repair is covered.",
+        "Front desk staff must not confirm that a repair is covered.",
+        "Dispatch must not confirm that a repair is covered.",
+    ],
+)
+def test_the_subject_of_a_forbidden_verb_of_saying_is_the_party_bound(rule: str) -> None:
+    assert not words(rule) & {"claims", "representatives", "front", "desk", "staff", "dispatch"}
+    assert held(gate(rule), "Good news: your repair is covered.")
+
+
+def test_a_subject_whose_act_is_no_saying_stays_the_topic() -> None:
+    assert "refunds" in words("Refunds must not exceed the original price.") or \
+        "refund" in words("Refunds must not exceed the original price.")

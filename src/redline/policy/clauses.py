@@ -192,7 +192,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     opened = _opener(written)
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     found = clauses(written) or [[]]
-    found = [_asked(found[0]), *found[1:]]
+    found = [_asked(_only_party(found[0])), *found[1:]]
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
@@ -216,6 +216,23 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
             and not _sends_on(clause[n:])
         (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+def _only_party(clause: list[str]) -> list[str]:
+    """"Only the store manager may approve a return …": whoever else acts may not, so the
+    rule reads "Never approve a return …"; the party named is who may, not the topic."""
+    if len(clause) < 4 or clause[0] != "only":
+        return clause
+    for i in range(2, min(7, len(clause) - 1)):
+        if clause[i] in _PERMISSIVE_MODALS:
+            n = 3 if clause[i + 1 : i + 3] == ["allowed", "to"] or clause[i + 1 : i + 3] == ["permitted", "to"] else 1
+            return ["never", *clause[i + n :]] if i + n < len(clause) else clause
+        if not _modifier(clause[i]) and clause[i] not in OBJECT_OPENERS:
+            return clause
+    return clause
+
+
+_PERMISSIVE_MODALS = frozenset({"may", "can", "should", "shall", "is", "are"})
 
 
 def _opener(written: list[str]) -> int:
@@ -324,14 +341,41 @@ def bound_party(clause: list[str]) -> int:
     "Never …" does. A subject that is no actor ("Refunds must not …") stays: it is the topic."""
     start = 1 if clause and clause[0] in OBJECT_OPENERS else 0
     i = start
-    while i < len(clause) and i - start < 3 and in_list("actor", clause[i]):
+    # "CLAIMS representatives", "SERVICE DESK staff": an actor with the words that say which
+    while i < len(clause) and i - start < 2 and not in_list("actor", clause[i]) and _modifier(clause[i]) \
+            and any(in_list("actor", t) for t in clause[i + 1 : start + 4]):
         i += 1
-    if i == start:
-        return 0
+    head = i
+    while i < len(clause) and i - head < 3 and in_list("actor", clause[i]):
+        i += 1
+    if i == head:
+        return _speaker(clause, start)
     if phrase_at(clause, i, "directive"):
         return i
     if i < len(clause) and clause[i] in MODALS and phrase_at(clause, i + 1, "directive"):
         return i + 1  # "must NEVER", "should NEVER"
+    return 0
+
+
+def _modifier(token: str) -> bool:
+    return token[0].isalpha() and token not in WORDS["closed"] and not phrase_at([token], 0, "directive")
+
+
+def _speaker(clause: list[str], start: int) -> int:
+    """"DISPATCH must not promise …", "THE FRONT DESK should never confirm …": a subject
+    whose act the rule forbids is a verb of saying or giving, and such a verb's subject is
+    someone who speaks, so it is the party the rule binds (whatever the noun), not its
+    topic; "Refunds must not exceed …" keeps its subject. The index of the directive, or 0."""
+    for i in range(start + 1, min(start + 4, len(clause) - 2)):
+        if clause[i] in MODALS and phrase_at(clause, i + 1, "directive"):
+            n = phrase_at(clause, i + 1, "directive")
+            verb = clause[i + 1 + n] if i + 1 + n < len(clause) else ""
+            subject = clause[start:i]
+            if verb and in_list("framing", verb) and all(_modifier(t) for t in subject):
+                return i + 1
+            return 0
+        if not _modifier(clause[i]):
+            return 0
     return 0
 
 
