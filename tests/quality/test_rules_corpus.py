@@ -28,8 +28,10 @@ parking enforcement) mixes plain rules with notes in shorthand ("roof q's -> sit
 surveyor", "grief counseling - dont counsel"); heldout-k (pediatric triage, a dispensary,
 home warranties, a university IT desk, pawn shops, trucking dispatch, animal control,
 student loans) mixes a compliance manual's clauses with a team lead's chat messages
-("heads up: if someone asks about X, don't tell them it'll be waived") and was scored
-blind last.
+("heads up: if someone asks about X, don't tell them it'll be waived"); heldout-l (glucose
+monitors, vacation rentals, youth sports, auto parts, hospice, small business lending, a
+cloud abuse desk, language schools) has rules by non-native writers, numbered lists and
+quoted bad replies, and was scored blind last.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -60,6 +62,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-i.jsonl", 0.71, 0.30),
         ("heldout-j.jsonl", 0.80, 0.10),
         ("heldout-k.jsonl", 0.75, 0.23),
+        ("heldout-l.jsonl", 0.87, 0.25),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:

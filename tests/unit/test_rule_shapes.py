@@ -597,3 +597,10 @@ def test_the_subject_of_a_forbidden_verb_of_saying_is_the_party_bound(rule: str)
 def test_a_subject_whose_act_is_no_saying_stays_the_topic() -> None:
     assert "refunds" in words("Refunds must not exceed the original price.") or \
         "refund" in words("Refunds must not exceed the original price.")
+
+
+@pytest.mark.parametrize("label", ["Not allowed:", "Off limits:", "Banned:", "BLOCK:"])
+def test_a_label_that_forbids_is_the_directive_even_over_broken_grammar(label: str) -> None:
+    rule = f"{label} telling customer warranty cover flood damage."
+    assert {"flood", "damage"} <= words(rule)
+    assert held(gate(rule), "Good news, the flood damage is covered by your warranty.")

@@ -382,7 +382,8 @@ def _speaker(clause: list[str], start: int) -> int:
 # Words a policy author puts before a rule as its label ("BLOCK:", "Flag -", "Red line:"):
 # the routing ones stand for "escalate", the rest for "never"
 _LABELS = frozenset({"block", "refuse", "deny", "forbidden", "prohibited", "never", "rule", "hard rule", "red line",
-                     "redline", "policy", "important", "note", "must not", "do not", "don't"})
+                     "redline", "policy", "important", "note", "must not", "do not", "don't", "not allowed",
+                     "never allowed", "not permitted", "banned", "off limits", "off-limits", "no go", "no-go"})
 _ROUTING_LABELS = frozenset({"flag", "escalate", "review", "hold", "route", "escalation"})
 
 
