@@ -604,3 +604,24 @@ def test_a_label_that_forbids_is_the_directive_even_over_broken_grammar(label: s
     rule = f"{label} telling customer warranty cover flood damage."
     assert {"flood", "damage"} <= words(rule)
     assert held(gate(rule), "Good news, the flood damage is covered by your warranty.")
+
+
+def test_a_frame_noun_that_ends_a_rule_is_read_without_error() -> None:
+    assert derive_topics("Flag any claim about.") is not None
+    derive_topics.cache_clear()
+
+
+def test_a_rule_the_reader_cannot_get_through_is_refused_by_name_not_with_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from redline.errors import PolicyError
+    from redline.policy import topics
+
+    def broken(rule: str) -> object:
+        raise IndexError("a defect of the reader")
+
+    derive_topics.cache_clear()
+    monkeypatch.setattr(topics, "read", broken)
+    try:
+        with pytest.raises(PolicyError, match=r"s:r guards nothing.*Fix: add `terms"):
+            gate("Never promise a refund for a lost parcel.")
+    finally:
+        derive_topics.cache_clear()

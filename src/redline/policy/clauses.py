@@ -464,7 +464,7 @@ def items(tokens_: list[str]) -> list[tuple[str, list[str]]]:
 def after_frame(item: list[str]) -> list[str]:
     """'any mention of self-harm' -> 'self-harm': a frame noun and its preposition frame the
     topic that follows them ("service for non-payment" is no frame: "service" is no frame noun)."""
-    for i in range(len(item) - 2, -1, -1):
+    for i in range(len(item) - 3, -1, -1):  # a frame and its preposition, then at least a word
         if item[i + 1] in _FRAME_PREPOSITIONS and in_list("frame", item[i]):
             following = item[i + 2]
             if item[i + 1] in ("for", "to", "on") and following not in _WH \

@@ -28,6 +28,7 @@ delegated to that detector instead (see `DETECTOR_TOPICS`).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -84,7 +85,22 @@ class Derivation:
 # 10,000-rule policy whole, or each reading would evict the text the next one needs.
 @lru_cache(maxsize=1 << 16)
 def derive_topics(rule: str) -> Derivation:
-    """The topics a red line or boundary written in words guards (cached per text)."""
+    """The topics a red line or boundary written in words guards (cached per text).
+
+    A text the reading cannot get through (a defect of the reader, met on some odd
+    rule) derives nothing, so the policy refuses that rule by name with its fix (add
+    `terms`) instead of failing to load with a traceback or guarding a wrong topic."""
+    try:
+        return _derive(rule)
+    except Exception:
+        log.exception("could not read rule %r for its topics; it derives none", rule[:200])
+        return Derivation(topics=())
+
+
+log = logging.getLogger("redline.policy")
+
+
+def _derive(rule: str) -> Derivation:
     words, rationale = read(rule)
     detectors: list[str] = []
     delegated: list[str] = []
