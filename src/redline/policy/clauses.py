@@ -225,7 +225,10 @@ def _only_party(clause: list[str]) -> list[str]:
         return clause
     for i in range(2, min(7, len(clause) - 1)):
         if clause[i] in _PERMISSIVE_MODALS:
-            n = 3 if clause[i + 1 : i + 3] == ["allowed", "to"] or clause[i + 1 : i + 3] == ["permitted", "to"] else 1
+            allowed = clause[i + 1 : i + 3] in (["allowed", "to"], ["permitted", "to"])
+            if clause[i] in ("is", "are") and not allowed:
+                return clause  # "only the manager IS responsible for …": no permission given
+            n = 3 if allowed else 1
             return ["never", *clause[i + n :]] if i + n < len(clause) else clause
         if not _modifier(clause[i]) and clause[i] not in OBJECT_OPENERS:
             return clause
