@@ -31,7 +31,16 @@ student loans) mixes a compliance manual's clauses with a team lead's chat messa
 ("heads up: if someone asks about X, don't tell them it'll be waived"); heldout-l (glucose
 monitors, vacation rentals, youth sports, auto parts, hospice, small business lending, a
 cloud abuse desk, language schools) has rules by non-native writers, numbered lists and
-quoted bad replies, and was scored blind last.
+quoted bad replies; heldout-m (EV charging, pest control, orthodontics, real estate,
+event venues, bike share, kennels, cyber insurance) is clauses of formal policy documents
+("It is forbidden to …", "Agents are prohibited from …", "6.1 The agent must not …");
+heldout-n (HVAC, a pharmacy benefit manager, airport lounges, music streaming,
+landscaping, a credit union, a tattoo studio, senior living) is a team wiki's do/don't
+checklist ("AVOID: …", "NO: …", "❌ promising …"); heldout-o (genetic testing kits, a water
+utility, cruises, furniture delivery, museum memberships, photo studios, a food co-op,
+court reporting) is a manager talking to the bot ("Stay away from …", "Keep quiet about
+…", "It's not your place to …", "If a guest mentions X, hand it to a human"). m, n and o
+were scored blind first, then read for their shapes.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -49,30 +58,37 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
 
 
 @pytest.mark.parametrize(
-    ("corpus", "min_recall", "max_fpr"),
+    ("corpus", "min_recall", "max_fpr", "refused"),
     [
-        ("heldout-a.jsonl", 0.89, 0.06),
-        ("heldout-b.jsonl", 0.92, 0.08),
-        ("heldout-c.jsonl", 0.85, 0.04),
-        ("heldout-d.jsonl", 0.34, 0.28),
-        ("heldout-e.jsonl", 0.90, 0.15),
-        ("heldout-f.jsonl", 0.82, 0.17),
-        ("heldout-g.jsonl", 0.76, 0.20),
-        ("heldout-h.jsonl", 0.80, 0.21),
-        ("heldout-i.jsonl", 0.71, 0.30),
-        ("heldout-j.jsonl", 0.80, 0.10),
-        ("heldout-k.jsonl", 0.75, 0.23),
-        ("heldout-l.jsonl", 0.87, 0.25),
+        ("heldout-a.jsonl", 0.89, 0.06, ()),
+        ("heldout-b.jsonl", 0.92, 0.08, ()),
+        ("heldout-c.jsonl", 0.85, 0.04, ()),
+        ("heldout-d.jsonl", 0.34, 0.28, ()),
+        ("heldout-e.jsonl", 0.90, 0.15, ()),
+        ("heldout-f.jsonl", 0.82, 0.17, ()),
+        ("heldout-g.jsonl", 0.76, 0.20, ()),
+        ("heldout-h.jsonl", 0.80, 0.21, ()),
+        ("heldout-i.jsonl", 0.71, 0.30, ()),
+        ("heldout-j.jsonl", 0.80, 0.10, ()),
+        ("heldout-k.jsonl", 0.75, 0.23, ()),
+        ("heldout-l.jsonl", 0.87, 0.25, ()),
+        ("heldout-m.jsonl", 0.80, 0.15, ()),
+        # "**Never** book anyone under 18, even with a parent there": an age is a number,
+        # and no number is a topic, so the load refuses the rule by name (add `terms`)
+        ("heldout-n.jsonl", 0.87, 0.20, ("tattoo-03",)),
+        ("heldout-o.jsonl", 0.90, 0.28, ()),
     ],
 )
-def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(corpus: str, min_recall: float, max_fpr: float) -> None:
+def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
+    corpus: str, min_recall: float, max_fpr: float, refused: tuple[str, ...]
+) -> None:
     report = score(read_corpus([str(CORPORA / corpus)]), naive=False)
     overall = report["overall"]
     recall = rate(overall["hits_held"], overall["hits"])
     fpr = rate(overall["clean_held"], overall["clean"])
     assert recall >= min_recall, f"hit recall {recall:.3f} < {min_recall}"
     assert fpr <= max_fpr, f"clean false-positive rate {fpr:.3f} > {max_fpr}"
-    assert report["no_topic"] == [], "every rule derives a topic"
+    assert sorted(report["no_topic"]) == sorted(refused), "every rule derives a topic, or the load refuses it by name"
 
 
 def test_the_naive_substring_baseline_is_what_derivation_improves_on() -> None:

@@ -599,11 +599,28 @@ def test_a_subject_whose_act_is_no_saying_stays_the_topic() -> None:
         "refund" in words("Refunds must not exceed the original price.")
 
 
-@pytest.mark.parametrize("label", ["Not allowed:", "Off limits:", "Banned:", "BLOCK:"])
+@pytest.mark.parametrize("label", ["Not allowed:", "Off limits:", "Banned:", "BLOCK:", "AVOID:", "NO:", "DON'T:"])
 def test_a_label_that_forbids_is_the_directive_even_over_broken_grammar(label: str) -> None:
     rule = f"{label} telling customer warranty cover flood damage."
     assert {"flood", "damage"} <= words(rule)
     assert held(gate(rule), "Good news, the flood damage is covered by your warranty.")
+
+
+@pytest.mark.parametrize("label", ["AVOID:", "No:", "Don't -", "NEVER:"])
+def test_a_directive_alone_before_a_colon_or_dash_forbids_what_follows(label: str) -> None:
+    rule = f"{label} guaranteeing a locked monthly rate"
+    assert {"locked", "rate"} <= words(rule)
+    assert held(gate(rule), "Your monthly rate is locked for as long as you live here.")
+    assert not held(gate(rule), "The dining room opens at seven.")
+
+
+def test_a_phrase_that_qualifies_an_example_is_not_an_example_itself() -> None:
+    rule = "Never suggest off-label wear sites such as the abdomen for arm-only sensors."
+    assert "abdomen" in labels(rule)
+    assert "sensors" not in labels(rule)
+    g = gate(rule)
+    assert held(g, "You can wear it on your abdomen instead.")
+    assert not held(g, "Each sensor comes with an applicator in the box.")
 
 
 def test_a_frame_noun_that_ends_a_rule_is_read_without_error() -> None:
@@ -625,3 +642,75 @@ def test_a_rule_the_reader_cannot_get_through_is_refused_by_name_not_with_a_trac
             gate("Never promise a refund for a lost parcel.")
     finally:
         derive_topics.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "It is forbidden to offer off-menu catering pricing.",
+        "It is strictly prohibited to offer off-menu catering pricing.",
+        "Agents are prohibited from offering off-menu catering pricing.",
+        "Staff shall be barred from offering off-menu catering pricing.",
+        "Coordinators are not permitted to offer off-menu catering pricing.",
+    ],
+)
+def test_a_verb_of_forbidding_is_the_directive_and_no_topic(rule: str) -> None:
+    assert {"catering", "pricing"} <= words(rule)
+    assert not {"forbidden", "prohibited", "barred", "permitted", "agents", "staff", "coordinators"} & words(rule)
+    g = gate(rule)
+    assert held(g, "Catering priced off the menu comes to $28 per guest.")
+    assert not held(g, "Agents will meet you at the door.")
+
+
+@pytest.mark.parametrize("number", ["6.1", "(b)", "3)", "Section 4.2:", "12."])
+def test_a_rules_number_in_its_document_is_no_part_of_it(number: str) -> None:
+    rule = f"{number} The agent must not advise riders to skip the helmet check."
+    assert {"skip", "helmet"} <= words(rule)
+    assert "agent" not in words(rule)
+
+
+def test_a_verb_after_to_ends_the_phrase_so_its_object_is_the_topic() -> None:
+    rule = "The agent must not authorize guests to bring their own alcohol onto the premises."
+    assert "alcohol" in labels(rule)
+    assert held(gate(rule), "Sure, you can bring your own alcohol for the reception.")
+
+
+def test_a_wh_clause_after_a_verb_of_saying_is_what_is_said() -> None:
+    rule = "DON'T: say when removed albums will come back to the catalog"
+    assert {"albums", "catalog"} <= words(rule)
+    assert held(gate(rule), "That album will come back to the catalog next month.")
+    assert "refunds" in labels("Don't promise refunds when the fare is non-refundable.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Stay away from confirming paternity.", "The match confirms paternity."),
+        ("Keep quiet about unreleased health reports.", "We have an unreleased health report coming next month."),
+        ("It's not your place to promise priority tendering.", "I'll get you priority tendering tomorrow."),
+        ("It is not up to you to waive the late fee.", "I've waived the late fee for you."),
+    ],
+)
+def test_a_directive_said_as_an_idiom_guards_what_follows_and_is_no_topic(rule: str, draft: str) -> None:
+    assert not {"stay", "quiet", "place", "keep"} & words(rule)
+    g = gate(rule)
+    assert held(g, draft)
+    assert not held(g, "Please stay in your place and keep the receipt.")
+
+
+@pytest.mark.parametrize("verb", ["hand it", "escalate it", "transfer the chat"])
+def test_a_condition_before_a_routing_verb_is_the_case_and_the_verb_no_topic(verb: str) -> None:
+    rule = f"If a guest mentions chest pain or trouble breathing, {verb} to a human right away."
+    assert {"chest", "pain"} <= words(rule)
+    assert not {"hand", "escalate", "transfer", "human", "chat"} & words(rule)
+    g = gate(rule)
+    assert held(g, "The chest pain is getting worse right now.")
+    assert not held(g, "Guest services can hand you a printed schedule.")
+
+
+def test_without_after_a_bare_act_names_the_case_stated_in_the_negative() -> None:
+    rule = "no letting people in without a same-day boarding pass"
+    assert {"boarding", "pass"} <= words(rule)
+    g = gate(rule)
+    assert held(g, "We'll let you in without your boarding pass since your flight is tomorrow.")
+    assert "ship" in labels("Never ship without a signature.")

@@ -189,10 +189,11 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     the agent, "Agents must not …", or that routes a case, "Flag any reply …"), and the
     words of the rest (its rationale: "…; refunds are decided by the billing team")."""
     written = tokens(rule)
+    written = written[_numbering(written):]  # "6.1 The agent must not …", "(b) never …": its place in a list
     opened = _opener(written)
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
-    found = clauses(written) or [[]]
-    found = [_asked(_only_party(found[0])), *found[1:]]
+    found = [_prohibition(clause) for clause in clauses(written)] or [[]]
+    found = [_routed_condition(_asked(_only_party(found[0]))), *found[1:]]
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
@@ -216,6 +217,51 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
             and not _sends_on(clause[n:])
         (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+def _numbering(written: list[str]) -> int:
+    """How many tokens number a rule in its document ("6.1", "(b)", "3)", "Section 4.2:"),
+    with the mark after them; 0 when it is not numbered or nothing follows."""
+    n = 1 if written and written[0] in _SECTION_WORDS else 0
+    if n < len(written) and _NUMBER.fullmatch(written[n]):
+        n += 1
+        if n < len(written) and written[n] == ")":
+            n += 1
+    elif n + 2 < len(written) and written[n] == "(" and written[n + 2] == ")" and _LIST_MARK.fullmatch(written[n + 1]):
+        n += 3
+    elif n + 1 < len(written) and written[n + 1] == ")" and _LIST_MARK.fullmatch(written[n]):
+        n += 2
+    else:
+        return 0
+    if n < len(written) and written[n] in (":", ".", "-", "--", "\u2014", "\u2013"):
+        n += 1
+    return n if n < len(written) else 0
+
+
+_SECTION_WORDS = frozenset({"section", "clause", "article", "art", "rule", "item", "\u00a7"})
+_NUMBER = re.compile(r"\d+(?:\.\d+)*\.?")
+_LIST_MARK = re.compile(r"\d+|[a-z]|[ivx]{1,4}")
+
+
+def _prohibition(clause: list[str]) -> list[str]:
+    """"It is forbidden to quote …", "Agents are prohibited from quoting …": a directive
+    said with a verb of forbidding, read as "Never quote …" and "Agents must not quote …"."""
+    if len(clause) > 4 and clause[0] == "it" and clause[1] in ("is", "'s"):
+        n = phrase_at(clause, 2, "forbidden")
+        if n and clause[2 + n] == "to" and 3 + n < len(clause):
+            return ["never", *clause[3 + n :]]
+        return clause
+    for i in range(1, min(6, len(clause) - 2)):
+        if clause[i] in _BE:
+            at = i + 2 if clause[i] in ("shall", "will", "may") and clause[i + 1] == "be" else i + 1
+            n = phrase_at(clause, at, "forbidden")
+            if n and at + n + 1 < len(clause) and clause[at + n] in ("to", "from"):
+                return [*clause[:i], "must", "not", *clause[at + n + 1 :]]
+            return clause
+    return clause
+
+
+_BE = frozenset({"is", "are", "shall", "will", "may"})
 
 
 def _only_party(clause: list[str]) -> list[str]:
@@ -278,6 +324,22 @@ def _asked(clause: list[str]) -> list[str]:
         at = rule.index("it")
         return [*rule[:at], *asked, *rule[at + 1 :]]
     return [*rule, ",", *asked]
+
+
+def _routed_condition(clause: list[str]) -> list[str]:
+    """"If a guest mentions chest pain, hand it to a human right away": the condition is
+    the case routed, read as "hand it off if a guest mentions chest pain"; the destination
+    after the routing verb says where it goes, not what. Any other clause as it is."""
+    if len(clause) < 4 or clause[0] not in _TRIGGERS:
+        return clause
+    for i, token in enumerate(clause):
+        if token == ",":
+            n = phrase(clause, i + 1, "escalate")
+            if n and i > 1:
+                return [*clause[i + 1 : i + 1 + n], "it", *clause[:i]]
+            if n or phrase_at(clause, i + 1, "directive"):
+                return clause
+    return clause
 
 
 _ASKED_OPENERS = frozenset({"about", "whether", "if", "for", "how", "what", "when", "where", "to", "us", "me", "you"})
@@ -398,6 +460,8 @@ def _label(clause: list[str]) -> str | None:
         return "escalate"
     if text in _LABELS:
         return "never" if text not in ("rule", "policy", "important", "note") else ""
+    if phrase_at(clause, 0, "directive") == len(clause) and text not in POSITIVE_DIRECTIVES:
+        return "never"  # "AVOID:", "NO:", "DON'T:": a directive alone, said of what follows
     return None
 
 
@@ -413,11 +477,17 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise"):
                 continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
+            if tokens_[i] == "without" and i + 1 < len(tokens_) and not tokens_[i + 1].endswith("ing") \
+                    and not any(_content(t) for t in tokens_[:i]):
+                continue  # "no letting people in WITHOUT a boarding pass": the act is bare, how it is done is the case
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             if tokens_[i] in ("when", "where", "whether") and (tokens_[i - 1] in _ABOUT or (
-                    i > 1 and tokens_[i - 1] in ("/", "or", "and") and tokens_[i - 2] in _WH)):
-                continue  # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …": a question, the topic
+                    i > 1 and tokens_[i - 1] in ("/", "or", "and") and tokens_[i - 2] in _WH)
+                    or in_list("framing", tokens_[i - 1])):
+                # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …", "say WHEN
+                # albums come back": a question, the object of the telling, so the topic
+                continue
             if escalating and tokens_[i] in _TRIGGERS and all(t in _PLACEHOLDERS for t in tokens_[:i]):
                 return cut(tokens_[i + 1 :], escalating)  # "Flag IT WHENEVER someone asks …": the case
             if tokens_[i] in _EXCEPTED or " ".join(tokens_[i : i + 2]) in _EXCEPTED:
@@ -446,6 +516,12 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                     return tokens_[:i]
                 return tokens_[:i] + cut(tokens_[resume:], escalating)
     return tokens_
+
+
+def _content(token: str) -> bool:
+    """A word that may name a topic: no function word, directive, verb of saying or doing, or addressee."""
+    return token[0].isalpha() and token not in WORDS["closed"] and not phrase_at([token], 0, "directive") \
+        and not in_list("framing", token) and not in_list("addressee", token)
 
 
 def items(tokens_: list[str]) -> list[tuple[str, list[str]]]:

@@ -29,7 +29,7 @@ _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 # "never say an investment CAN'T lose money", "never tell a borrower they DON'T need …"
 _NEGATORS = frozenset(
     "not never no can't cannot won't don't doesn't didn't isn't aren't wasn't weren't "
-    "shouldn't wouldn't couldn't hasn't haven't hadn't needn't".split()
+    "shouldn't wouldn't couldn't hasn't haven't hadn't needn't without".split()
 )
 # after the person, these open what the rule is about ("travelers WITH disabilities",
 # "advise travelers ON visa requirements"); others modify the person ("a client OF the firm")
@@ -518,6 +518,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             state.verb_place = False  # "a candidate's AGE": a noun follows
         elif role == "framing":
             state.verb_place = state.acts = False
+            in_pp = False  # "authorize guests to BRING their own alcohol": a verb ends the phrase, as a content verb does
             state.recipient = any(in_list("tell", t) for t in item[i : i + n])
             speaker = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
             if speaker and i and speaker[-1].text == item[i - 1] and all(w.agent or w.person for w in speaker):

@@ -224,6 +224,10 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
         placed = first.subject or first.container or first.predicate or first.co_topic
         if placed or not first.example and (first.in_pp or first.governed):
             continue  # an example ("… such as LAWSUITS") stands alone wherever it is
+        if first.example and first.in_pp and any(
+                w.clause == first.clause and w.item == first.item and w.example and not w.in_pp and w.np < first.np
+                for w in words):
+            continue  # "such as the abdomen FOR ARM-ONLY SENSORS": what qualifies the example
         if first.of_addressee:
             if len(phrase) == 1 and not first.weak and not first.person:
                 found.append((first, "a state of the person the rule is about"))
