@@ -714,3 +714,29 @@ def test_without_after_a_bare_act_names_the_case_stated_in_the_negative() -> Non
     g = gate(rule)
     assert held(g, "We'll let you in without your boarding pass since your flight is tomorrow.")
     assert "ship" in labels("Never ship without a signature.")
+
+
+def test_a_rule_before_an_arrow_is_a_rule_and_the_arrow_says_what_to_do_instead() -> None:
+    rule = "no guessing where underground lines are -> tell them to call 811"
+    assert {"underground", "lines"} <= words(rule)
+    assert not {"no", "call", "tell", "811"} & words(rule)
+    assert held(gate(rule), "The underground lines run along the back fence, I think.")
+
+
+def test_a_remark_after_a_comma_that_points_back_is_no_topic() -> None:
+    rule = "NO: going over side effects, that's the pharmacist's job"
+    assert labels(rule) == {"side + effects"}
+    g = gate(rule)
+    assert held(g, "Dizziness is a common side effect of this drug.")
+    assert not held(g, "The pharmacist will call you about your job application.")
+
+
+def test_a_light_noun_is_named_by_its_of_phrase() -> None:
+    rule = "DON'T: assign a level of care before the nurse assessment"
+    assert "level + care" in labels(rule)
+    assert held(gate(rule), "Memory care is the level you'll need when you move in.")
+
+
+def test_an_acronyms_plural_matches_its_singular() -> None:
+    rule = "AVOID: recommending VPNs to get around region locks"
+    assert held(gate(rule), "You can use a VPN to get around the region lock.")

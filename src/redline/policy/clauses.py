@@ -140,6 +140,10 @@ def _routed(clause: list[str]) -> list[str]:
     if arrow is None:
         return clause
     case = [t for t in clause[:arrow] if t not in _ARROWS]
+    opens = bound_party(case)
+    n = phrase_at(case, opens, "directive")
+    if n and " ".join(case[opens : opens + n]) not in POSITIVE_DIRECTIVES:
+        return case  # "no guessing where lines are -> tell them to call 811": a rule, then what to do instead
     return ["escalate", *case] if case else []
 
 
@@ -470,6 +474,9 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
     for i in range(0, len(tokens_)):
         if i == 0 and tokens_[0] != "to":
             continue
+        if tokens_[i] == "," and tokens_[i + 1 : i + 2] in (["that"], ["this"], ["which"]) \
+                and tokens_[i + 2 : i + 3] == ["is"] and tokens_[i + 3 : i + 4] != [","]:
+            return tokens_[:i]  # "…, THAT IS the pharmacist's job": a remark on the rule, not more of it
         if tokens_[i] == "so" and i + 1 < len(tokens_) and tokens_[i + 1] in _CLAUSE_SUBJECTS:
             return tokens_[:i]  # "… SO THE safety team can review it": a purpose, not the topic
         if phrase_at(tokens_, i, "cut"):

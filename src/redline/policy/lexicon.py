@@ -149,8 +149,8 @@ def lemmas(word: str) -> frozenset[str]:
         if upos == "ADJ" and word.endswith(("er", "est")) and word in entry.get("NOUN", ()):
             continue
         found.update(group)
-    if not found and word.isalpha() and len(word) > 4:
-        found.update(_regular_stems(word))  # "doxxing" -> "doxx", "slas" -> "sla"
+    if not found and word.isalpha() and len(word) > 3:
+        found.update(_regular_stems(word))  # "doxxing" -> "doxx", "slas" -> "sla", "vpns" -> "vpn"
     return frozenset(found or {word})
 
 

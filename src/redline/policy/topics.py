@@ -354,10 +354,13 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
                     pairs.append((w, other, "what the rule says of a subject"))
     for phrase in phrases.values():  # "a refund FOR A FARE": a noun and what qualifies it
         head = phrase[-1]
-        if head.in_pp or (head.light and not head.container):
+        if head.in_pp:
             continue
         later = [w for w in words if w.clause == head.clause and w.item == head.item and w.in_pp
                  and w.np > head.np and not w.weak]
+        if head.light and not head.container:
+            # "a LEVEL OF CARE", "PROOF OF income": a light noun is named by its "of" phrase
+            later = [w for w in later if w.preposition == "of" and w.np == head.np + 1]
         for w in later:
             pairs.append((head, w, "a noun and the phrase that qualifies it"))
     for phrase in phrases.values():  # "any CANCELLATIONS of group bookings": a container and its topic
