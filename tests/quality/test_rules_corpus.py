@@ -39,8 +39,16 @@ landscaping, a credit union, a tattoo studio, senior living) is a team wiki's do
 checklist ("AVOID: …", "NO: …", "❌ promising …"); heldout-o (genetic testing kits, a water
 utility, cruises, furniture delivery, museum memberships, photo studios, a food co-op,
 court reporting) is a manager talking to the bot ("Stay away from …", "Keep quiet about
-…", "It's not your place to …", "If a guest mentions X, hand it to a human"). m, n and o
-were scored blind first, then read for their shapes.
+…", "It's not your place to …", "If a guest mentions X, hand it to a human"). heldout-p (hospital billing, courier support, optometry, pet insurance, translation, in-app
+purchases, self storage, transit fares) is excerpts of chatbot system prompts ("As the
+Acme billing assistant, you never …", "Do not, under any circumstances, …", "You may …,
+but you must never …"); heldout-q (auto glass, elevators, waste collection, an ISP outage
+desk, air cargo, campgrounds, a blood lab, appliance repair) is rows of an ops team's
+decision table ("Trigger: … | Action: escalate to …", "When: … Then: …", "IF … THEN no
+…"); heldout-r (wine clubs, salons, payday loans, escape rooms, boat insurance, summer
+camps, a taproom, e-bikes) is a QA reviewer's corrections of wording ("Say 'X', not
+'Y'", "Wrong: '…' Right: '…'", "Instead of promising X, tell them Y"). m to r were scored
+blind first, then read for their shapes.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -75,8 +83,11 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-m.jsonl", 0.80, 0.15, ()),
         # "**Never** book anyone under 18, even with a parent there": an age is a number,
         # and no number is a topic, so the load refuses the rule by name (add `terms`)
-        ("heldout-n.jsonl", 0.87, 0.20, ("tattoo-03",)),
+        ("heldout-n.jsonl", 0.90, 0.19, ("tattoo-03",)),
         ("heldout-o.jsonl", 0.90, 0.28, ()),
+        ("heldout-p.jsonl", 0.89, 0.18, ()),
+        ("heldout-q.jsonl", 0.86, 0.21, ()),
+        ("heldout-r.jsonl", 0.93, 0.29, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -740,3 +740,74 @@ def test_a_light_noun_is_named_by_its_of_phrase() -> None:
 def test_an_acronyms_plural_matches_its_singular() -> None:
     rule = "AVOID: recommending VPNs to get around region locks"
     assert held(gate(rule), "You can use a VPN to get around the region lock.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Trigger: customer reports a gas smell | Action: escalate to the emergency line", "I can smell gas near the range."),
+        ("When: a guest cancels inside 48 hours. Then: do not promise a full refund.", "You'll get a full refund."),
+        ("Risk: flood warning. Rule: never tell guests the riverside sites are safe.", "The riverside sites are safe tonight."),
+        ("Condition: pets; Agent must not: waive the pet limit.", "I've waived the pet limit for your third dog."),
+        ("IF the consignee is on a sanctions list THEN no booking confirmation", "Your booking confirmation is attached."),
+        ("Topic: outage cause. Allowed: general info. Not allowed: confirming a cyberattack.", "Yes, the outage was a cyberattack."),
+        ("Case: escalator stopped with a step missing => hand to supervisor", "The escalator stopped and a step is missing."),
+    ],
+)
+def test_a_rule_written_as_a_table_row_reads_its_fields(rule: str, draft: str) -> None:
+    assert not {"trigger", "action", "condition", "risk", "topic", "case", "allowed", "info", "general", "supervisor",
+                "line"} & words(rule)
+    assert held(gate(rule), draft)
+
+
+def test_what_a_table_row_allows_and_where_it_routes_is_no_topic() -> None:
+    rule = "Topic: generator use. Allowed: general info. Not allowed: permitting generators during quiet hours."
+    g = gate(rule)
+    assert held(g, "You can run your generator during quiet hours.")
+    assert not held(g, "General info about the park is on our website.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "forbidden", "recommended"),
+    [
+        ("Say 'subject to approval', not 'guaranteed approval'.", "Your approval is guaranteed.",
+         "Everything is subject to review."),
+        ("We say 'results vary by hair type', we never say 'your hair will grow faster'.",
+         "Your hair will grow faster with this serum.", "Results vary by hair type."),
+        ("Never say 'unlimited pours' - say 'tasting flights are four pours'.", "Pours are unlimited tonight.",
+         "Tasting flights are four pours."),
+        ("Instead of promising a reserved table for walk-ins, tell them seating is first come.",
+         "We'll reserve a table for your walk-in group.", "Seating is first come, first served."),
+        ("Replace any promise of a sibling discount with 'discounts are listed on the rates page'.",
+         "Your sibling discount is applied.", "Rates are listed on the rates page."),
+        ("Wrong: 'This bike is waterproof.' Right: 'This bike is water-resistant for riding in rain.'",
+         "Good news, this bike is waterproof.", "This bike is water-resistant for riding in rain."),
+    ],
+)
+def test_a_correction_of_wording_guards_what_may_not_be_said_not_what_is_recommended(
+    rule: str, forbidden: str, recommended: str
+) -> None:
+    g = gate(rule)
+    assert held(g, forbidden)
+    assert not held(g, recommended)
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft", "clean"),
+    [
+        ("As the Acme billing assistant, you never promise that a balance will be written off.",
+         "We'll write off the whole balance today.", "Acme billing is open until five."),
+        ("Do not, under any circumstances, backdate a policy's start date.", "I've backdated your policy to March 1.",
+         "There are no special circumstances on your file."),
+        ("You may help customers choose frames, but you must never change the numbers on a prescription.",
+         "I'll change the numbers on your prescription.", "Let me help you choose frames."),
+        ("You can share general pricing; never quote a final bill.", "Your final bill will be $840.",
+         "General pricing is on our website."),
+        ("The assistant must not accuse a policyholder of fraud.", "This claim looks like fraud.",
+         "You can accuse us of being slow, fair enough."),
+    ],
+)
+def test_a_system_prompts_voice_carve_outs_and_emphasis_are_no_topics(rule: str, draft: str, clean: str) -> None:
+    g = gate(rule)
+    assert held(g, draft)
+    assert not held(g, clean)

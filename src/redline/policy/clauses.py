@@ -25,7 +25,7 @@ _TOKEN = re.compile(
     r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
     r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
     r"|-+>|=>|\u2192|(?<!\S)=(?!\S)"
-    r"|[,;:.!?()/&]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
+    r"|[,;:.!?()/&|]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
 )
 # "X -> a supervisor", "X => ops", "X = emergency": in a note's shorthand an arrow (or an
 # equals sign between spaces) sends the case on its left to what its right names
@@ -39,7 +39,7 @@ _BARE_NEGATIONS = {
     for form in "don't can't won't doesn't didn't isn't aren't wasn't weren't shouldn't wouldn't couldn't "
     "hasn't haven't hadn't mustn't needn't".split()
 }
-_CLAUSE_END = frozenset(";.!?:")
+_CLAUSE_END = frozenset(";.!?:|")  # "|": the column mark of a table row written as a line
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
 # pronouns whose contracted auxiliary is a word of its own ("THEY'VE been reported")
@@ -196,7 +196,16 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[_numbering(written):]  # "6.1 The agent must not …", "(b) never …": its place in a list
     opened = _opener(written)
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
-    found = [_prohibition(clause) for clause in clauses(written)] or [[]]
+    written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
+    written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
+    found = _record([_prohibition(clause) for clause in clauses(written)]) or [[]]
+    if len(found) > 1 and _permits(found[0]) and any(_forbids(clause) for clause in found[1:]):
+        found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
+    corrected = _corrected(found[0])
+    if corrected is not None:
+        # "Say 'X', not 'Y'", "Instead of promising X, tell them Y": the wording recommended
+        # is neither the topic nor a rationale that repeats it
+        found = [corrected, *found[1:]]
     found = [_routed_condition(_asked(_only_party(found[0]))), *found[1:]]
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
@@ -221,6 +230,146 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
             and not _sends_on(clause[n:])
         (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+def _role_preamble(written: list[str]) -> int:
+    """How many tokens say whose voice the rule is written for ("As the Acme billing
+    assistant, …"): the role and its product name, then the comma; 0 when there is none."""
+    if len(written) < 5 or written[0] != "as" or "," not in written[2:10]:
+        return 0
+    comma = written.index(",", 2)
+    return comma + 1 if in_list("actor", written[comma - 1]) and comma + 1 < len(written) else 0
+
+
+def _without_intensifiers(written: list[str]) -> list[str]:
+    """The rule less the phrases that only insist ("under any circumstances", "at any
+    time", "whatsoever"), with the commas that set one apart."""
+    out: list[str] = []
+    i = 0
+    while i < len(written):
+        n = phrase_at(written, i, "intensifier")
+        if n:
+            if out and out[-1] == "," and i + n < len(written) and written[i + n] == ",":
+                out.pop()  # ", under any circumstances," : both commas go
+            i += n
+            continue
+        out.append(written[i])
+        i += 1
+    return out
+
+
+def _permits(clause: list[str]) -> bool:
+    """Whether a clause grants a permission ("You may help customers choose frames",
+    "You can share general pricing", "Feel free to explain …")."""
+    start = bound_party(clause) if clause and clause[0] not in ("you", "we") else 1
+    return bool(clause) and (clause[start : start + 1] in (["may"], ["can"]) or clause[:3] == ["feel", "free", "to"]
+                             or clause[start : start + 3] in (["are", "free", "to"], ["are", "welcome", "to"]))
+
+
+def _forbids(clause: list[str]) -> bool:
+    opens = bound_party(clause)
+    n = phrase_at(clause, opens, "directive")
+    return bool(n) and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES
+
+
+def _record(found: list[list[str]]) -> list[list[str]]:
+    """A rule written as a row of a table, field by field ("Trigger: … | Action: escalate to
+    …", "When: … Then: do not …", "Risk: … Rule: never …", "Wrong: '…' Right: '…'"), as the
+    clauses `rule_clauses` reads: first what the rule forbids or routes, then the rest.
+
+    A field that forbids ("Not allowed:", "Wrong:", "Agent must not:") forbids what it
+    holds; a field of what to do ("Action:", "Then:", "Response:") states the rule when it
+    forbids or routes something; one that names a destination alone ("escalate to a
+    supervisor") routes the case its record names ("Trigger:", "Case:", "When:"), which
+    is otherwise the rule's context, as is what a record allows ("Allowed:", "Right:").
+    "IF … THEN …" is a record of two fields. Clauses that are no record come back as they are."""
+    fields: list[tuple[str, list[str]]] = []
+    _label_of: dict[int, list[str]] = {}
+    i = 0
+    while i < len(found):
+        clause = found[i]
+        kind = _field(clause) if i + 1 < len(found) else ""
+        if kind:
+            fields.append((kind, found[i + 1]))
+            _label_of[id(found[i + 1])] = clause
+            i += 2
+            continue
+        if clause and clause[0] == "if" and "then" in clause[2:-1]:  # "IF X THEN no Y"
+            at = clause.index("then", 2)
+            fields += [("case", clause[1:at]), ("rule", clause[at + 1 :])]
+        else:
+            fields.append(("", clause))
+        i += 1
+    if all(kind == "" for kind, _ in fields):
+        return found
+    case = next((value for kind, value in fields if kind == "case"), None)
+    stated: list[list[str]] = []
+    rest: list[list[str]] = []
+    for kind, value in fields:
+        if kind == "wrong":  # "Wrong: 'Your discount applies to everything.'" is a thing said
+            said = " ".join(_label_of[id(value)]) in WORDS["field_wrong"] and not in_list("framing", value[0])
+            stated.append(["never", "say", *value] if said else ["never", *value])
+        elif kind in ("rule", ""):
+            opens = bound_party(value)
+            n = phrase_at(value, opens, "directive")
+            routes = phrase(value, 0, "escalate")
+            if n and " ".join(value[opens : opens + n]) not in POSITIVE_DIRECTIVES:
+                stated.append(value)
+            elif routes and case is not None and value[routes : routes + 1] == ["to"]:
+                stated.append([*value[:routes], "it", "if", *case])  # "Action: escalate to the NOC"
+            elif routes:
+                stated.append(value)
+            else:
+                rest.append(value)
+        elif kind == "case":
+            rest.append(value)  # the situation: the rule's context; what it allows is dropped
+    return stated + rest if stated else [value for _, value in fields]
+
+
+def _field(clause: list[str]) -> str:
+    """What a clause that is only a field's name says of the next one: "wrong" (it holds
+    what may not be said or done), "rule", "case", "ok"; "" for a clause that is no field name."""
+    text = " ".join(clause)
+    if text in WORDS["field_wrong"] or _label(clause) == "never" or (
+            phrase_at(clause, bound_party(clause), "directive") == len(clause) - bound_party(clause)
+            and clause[-1] not in POSITIVE_DIRECTIVES):  # "Agent must not:"
+        return "wrong"
+    for kind in ("rule", "case", "ok"):
+        if text in WORDS[f"field_{kind}"]:
+            return kind
+    return ""
+
+
+_SAY_INSTEAD = frozenset({"say", "use", "write", "tell", "reply", "answer", "respond", "offer"})
+
+
+def _corrected(clause: list[str]) -> list[str] | None:
+    """A correction of wording, as what it forbids: "Say 'X', not 'Y'" and "We say X, we
+    never say Y" forbid Y; "Instead of promising X, tell them Y" and "Replace any promise
+    of X with Y" forbid X. None for any other clause."""
+    if len(clause) < 4:
+        return None
+    if clause[0] in ("instead", "rather") and clause[1] in ("of", "than") and "," in clause[3:]:
+        return ["never", *clause[2 : clause.index(",", 3)]]
+    if clause[0] == "replace" and "with" in clause[2:-1]:
+        return ["never", *clause[1 : clause.index("with", 2)]]
+    if _permits(clause) and "but" in clause[2:-2]:  # "You may help choose frames, BUT you must never …"
+        at = clause.index("but", 2)
+        if clause[at - 1] == "," and _forbids(clause[at + 1 :]):
+            return clause[at + 1 :]
+    start = 1 if clause[0] in ("we", "you", "always", "please") else 0
+    if clause[start] not in _SAY_INSTEAD or "," not in clause[start + 2 :]:
+        return None
+    at = clause.index(",", start + 2)
+    after = clause[at + 1 :]
+    opens = bound_party(after)
+    n = phrase_at(after, opens, "directive")
+    if not n or " ".join(after[opens : opens + n]) in POSITIVE_DIRECTIVES:
+        return None
+    forbidden = after[opens + n :]
+    if after[opens : opens + n] == ["not"] and forbidden and forbidden[0] not in _SAY_INSTEAD:
+        forbidden = [clause[start], *forbidden]  # "say X, NOT Y": not say Y
+    return ["never", *forbidden]
 
 
 def _numbering(written: list[str]) -> int:

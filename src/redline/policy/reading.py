@@ -118,8 +118,8 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         return "aux", 1
     if token in WORDS["preposition"]:
         return "preposition", 1
-    if token in WORDS["closed"] or token in WORDS["light_adj"]:
-        return "skip", 1  # "specific stocks" guards stocks
+    if token in WORDS["closed"] or token in WORDS["light_adj"] and not (i and item[i - 1] in WORDS["aux"]):
+        return "skip", 1  # "specific stocks" guards stocks; "the price IS FINAL" says something of it
     if n := phrase_at(item, i, "others"):
         return "skip", n  # "a third party's balance": whose, not what
     if n := phrase_at(item, i, "addressee"):
@@ -129,6 +129,9 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
     if token in ("draft", "drafts") and i + 1 < len(item) and item[i + 1] in _DRAFT_OPENERS:
         return "framing", 1  # "Flag DRAFTS that say …": the agent's own message, as "any reply where …"
     if n := phrase(item, i, "framing"):
+        following = item[i + 1] if i + 1 < len(item) else ""
+        if n == 1 and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
+            return "content", 1  # "a balance WRITTEN OFF", "TAKEN OVER": a phrasal verb of its own, no verb of saying
         previous = item[i - 1] if i else ""
         # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun
         # phrase, or after a determiner, it is a noun
