@@ -47,8 +47,18 @@ desk, air cargo, campgrounds, a blood lab, appliance repair) is rows of an ops t
 decision table ("Trigger: … | Action: escalate to …", "When: … Then: …", "IF … THEN no
 …"); heldout-r (wine clubs, salons, payday loans, escape rooms, boat insurance, summer
 camps, a taproom, e-bikes) is a QA reviewer's corrections of wording ("Say 'X', not
-'Y'", "Wrong: '…' Right: '…'", "Instead of promising X, tell them Y"). m to r were scored
-blind first, then read for their shapes.
+'Y'", "Wrong: '…' Right: '…'", "Instead of promising X, tell them Y"). heldout-s (a
+veterinary emergency desk, solar batteries, a university library, commercial cleaning,
+orthopedic devices, coach hire, mobile top-up kiosks, pool installation) has no
+prescribed style: each rule as its operator would write it; heldout-t (a UK letting
+agency, an Australian super fund, an Indian tutoring platform, an Irish energy supplier,
+UK council tax, NZ vehicle registration, Canadian parcel brokerage, a Singapore condo
+office) is written in those Englishes ("Staff are not to …", "Agents shan't …", "Kindly do
+not …", "Under no circumstance is the agent to …"); heldout-u (home inspection, an IVF
+pharmacy, esports, medical collections, watch resale, rural broadband, adoption, drone
+services) is a reviewer's checklist ("Does the reply promise X? Block it.", "Fail the
+reply if …", "Red flag: agent implies …"). m to u were scored blind first, then read for
+their shapes (s was scored blind and not read).
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -88,6 +98,9 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-p.jsonl", 0.89, 0.18, ()),
         ("heldout-q.jsonl", 0.86, 0.21, ()),
         ("heldout-r.jsonl", 0.93, 0.29, ()),
+        ("heldout-s.jsonl", 0.88, 0.19, ()),
+        ("heldout-t.jsonl", 0.91, 0.19, ()),
+        ("heldout-u.jsonl", 0.91, 0.22, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

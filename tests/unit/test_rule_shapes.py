@@ -811,3 +811,49 @@ def test_a_system_prompts_voice_carve_outs_and_emphasis_are_no_topics(rule: str,
     g = gate(rule)
     assert held(g, draft)
     assert not held(g, clean)
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft", "clean"),
+    [
+        ("Does the reply promise that the home is free of mold? Block it.", "Good news: the home is free of mold.",
+         "The reply from the seller arrived today."),
+        ("Is the agent telling the customer the foundation is structurally sound? Escalate.",
+         "The foundation is structurally sound.", "The agent will call the customer tomorrow."),
+        ("Fail the reply if it quotes repair costs for the defects found.", "Repair costs for the roof run about $4,000.",
+         "Your reply was received, thank you."),
+        ("Red flag: agent implies the home passed inspection.", "Your home passed inspection with flying colours.",
+         "Our agent will flag the report for you."),
+        ("Check: no advice to waive the inspection contingency in the reply.",
+         "You could waive the inspection contingency to win the bid.", "Please check your reply for typos."),
+    ],
+)
+def test_a_reviewers_check_reads_as_the_rule_it_checks(rule: str, draft: str, clean: str) -> None:
+    g = gate(rule)
+    assert held(g, draft)
+    assert not held(g, clean)
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Staff are not to waive brokerage fees.",
+        "Agents shan't waive brokerage fees.",
+        "Kindly do not waive brokerage fees.",
+        "Under no circumstance is the agent to waive brokerage fees.",
+        "Under no circumstance should staff waive brokerage fees.",
+        "Agents are never to waive brokerage fees.",
+    ],
+)
+def test_directives_of_other_englishes_bind_the_agent_and_a_negated_draft_is_set_aside(rule: str) -> None:
+    assert not {"staff", "agents", "agent", "kindly", "circumstance"} & words(rule)
+    assert not any(t.negative for t in derive_topics(rule).topics), "the rule's own directive is no negative statement"
+    g = gate(rule)
+    assert held(g, "I've waived the brokerage fee on your parcel.")
+    assert not held(g, "The brokerage fee can't be waived, but it's already on your invoice.")
+
+
+def test_the_person_told_then_a_pronoun_is_what_is_told_not_a_clause_about_them() -> None:
+    rule = "Staff are not to tell residents they qualify for the single person discount."
+    assert "qualify + discount" in labels(rule)
+    assert held(gate(rule), "You qualify for the single person discount from April.")

@@ -69,7 +69,8 @@ _CLAUSE_SUBJECTS = _DESTINATION_OPENERS | frozenset("we they you it he she i".sp
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
 # what may stand between a routing verb and its condition ("flag IT whenever …")
-_PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right", "away", "promptly"})
+_PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right", "away", "promptly", "the", "reply",
+                           "draft", "response", "message"})
 _ABOUT = frozenset({"about", "on", "regarding", "concerning", "of", "as to"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether", "who"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
@@ -198,7 +199,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
-    found = _record([_prohibition(clause) for clause in clauses(written)]) or [[]]
+    found = _question(_record([_prohibition(clause) for clause in clauses(written)])) or [[]]
     if len(found) > 1 and _permits(found[0]) and any(_forbids(clause) for clause in found[1:]):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
@@ -326,6 +327,31 @@ def _record(found: list[list[str]]) -> list[list[str]]:
     return stated + rest if stated else [value for _, value in fields]
 
 
+def _question(found: list[list[str]]) -> list[list[str]]:
+    """A reviewer's check written as a question and its verdict ("Does the reply promise
+    X? Block it.", "Is the agent telling the customer X? Escalate."): read as "Never
+    promise X" (a verdict that refuses) or "Escalate telling the customer X". Any other
+    clauses as they are."""
+    if len(found) < 2 or len(found[0]) < 3 or found[0][0] not in _QUESTION_AUX:
+        return found
+    verdict = found[1]
+    n = phrase(verdict, 0, "escalate") or phrase_at(verdict, 0, "directive")
+    if not n or len(verdict) - n > 3 or not all(t in _PLACEHOLDERS or t in _SUBJECT_OF_CHECK for t in verdict[n:]):
+        return found
+    question = found[0]
+    i = 1
+    while i < len(question) - 1 and (question[i] in _SUBJECT_OF_CHECK or in_list("actor", question[i])):
+        i += 1  # "does THE REPLY …", "is THE AGENT …"
+    refuses = phrase_at(verdict, 0, "directive") or verdict[0] in _REFUSALS
+    return [["never" if refuses else verdict[0], *question[i:]], *found[2:]]
+
+
+_QUESTION_AUX = frozenset({"does", "do", "did", "is", "are", "was", "will", "would", "can", "could", "has", "have"})
+_SUBJECT_OF_CHECK = frozenset({"the", "a", "an", "this", "that", "any", "it", "its", "their", "our", "'s", "reply",
+                               "replies", "draft", "drafts", "response", "responses", "message", "messages", "answer"})
+_REFUSALS = frozenset({"block", "refuse", "reject", "deny", "decline", "fail", "stop"})
+
+
 def _field(clause: list[str]) -> str:
     """What a clause that is only a field's name says of the next one: "wrong" (it holds
     what may not be said or done), "rule", "case", "ok"; "" for a clause that is no field name."""
@@ -398,7 +424,18 @@ _LIST_MARK = re.compile(r"\d+|[a-z]|[ivx]{1,4}")
 
 def _prohibition(clause: list[str]) -> list[str]:
     """"It is forbidden to quote …", "Agents are prohibited from quoting …": a directive
-    said with a verb of forbidding, read as "Never quote …" and "Agents must not quote …"."""
+    said with a verb of forbidding, read as "Never quote …" and "Agents must not quote …";
+    "Under no circumstance is the agent to accept …", "At no time should staff ask …": a
+    negative adverbial and the inverted subject after it, read as "Never accept …"."""
+    n = phrase_at(clause, 0, "directive")
+    if n and clause[0] in ("under", "at", "in", "on") and n + 2 < len(clause) and clause[n] in _INVERTED:
+        i = n + 1
+        while i < len(clause) - 1 and i - n <= 4 and (clause[i] in WORDS["closed"] or in_list("actor", clause[i])) \
+                and clause[i] != "to":
+            i += 1  # "is THE AGENT to", "should STAFF"
+        if clause[i] == "to":
+            i += 1
+        return ["never", *clause[i:]] if i < len(clause) else clause
     if len(clause) > 4 and clause[0] == "it" and clause[1] in ("is", "'s"):
         n = phrase_at(clause, 2, "forbidden")
         if n and clause[2 + n] == "to" and 3 + n < len(clause):
@@ -415,6 +452,7 @@ def _prohibition(clause: list[str]) -> list[str]:
 
 
 _BE = frozenset({"is", "are", "shall", "will", "may"})
+_INVERTED = frozenset({"is", "are", "should", "shall", "must", "may", "can", "will", "would", "do", "does"})
 
 
 def _only_party(clause: list[str]) -> list[str]:
@@ -602,7 +640,7 @@ def _speaker(clause: list[str], start: int) -> int:
 _LABELS = frozenset({"block", "refuse", "deny", "forbidden", "prohibited", "never", "rule", "hard rule", "red line",
                      "redline", "policy", "important", "note", "must not", "do not", "don't", "not allowed",
                      "never allowed", "not permitted", "banned", "off limits", "off-limits", "no go", "no-go"})
-_ROUTING_LABELS = frozenset({"flag", "escalate", "review", "hold", "route", "escalation"})
+_ROUTING_LABELS = frozenset({"flag", "escalate", "review", "hold", "route", "escalation", "red flag", "warning"})
 
 
 def _label(clause: list[str]) -> str | None:

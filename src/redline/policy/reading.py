@@ -421,8 +421,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         passive = role == "framing" and _passive_state(item, i, state, splitter)
         if passive:
             role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic
-        if item[i] in _PERSONAL and i and _contact_clause(item, i, words):
-            break  # "by someone THEY MET on the app": a clause that says who, not what
+        if item[i] in _PERSONAL and i and not (state.recipient and phrase) and _contact_clause(item, i, words):
+            break  # "by someone THEY MET on the app": a clause that says who, not what ("tell residents THEY qualify …" says what)
         if item[i] in _NEGATORS and role != "content" and not (i and item[i - 1] in _MODALS):
             negating = True  # not "… must NOT be changed": that is the rule's own directive
         if state.recipient and not phrase and (item[i] in _PERSON_PRONOUNS or item[i] in _WH):
