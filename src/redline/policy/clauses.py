@@ -200,7 +200,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
     found = _question(_record([_prohibition(clause) for clause in clauses(written)])) or [[]]
-    if len(found) > 1 and _permits(found[0]) and any(_forbids(clause) for clause in found[1:]):
+    if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
     if corrected is not None:
@@ -245,6 +245,8 @@ def _role_preamble(written: list[str]) -> int:
 def _without_intensifiers(written: list[str]) -> list[str]:
     """The rule less the phrases that only insist ("under any circumstances", "at any
     time", "whatsoever"), with the commas that set one apart."""
+    if _INTENSIFIER_FIRST.isdisjoint(written):
+        return written  # most rules insist on nothing
     out: list[str] = []
     i = 0
     while i < len(written):
@@ -257,6 +259,9 @@ def _without_intensifiers(written: list[str]) -> list[str]:
         out.append(written[i])
         i += 1
     return out
+
+
+_INTENSIFIER_FIRST = frozenset(p.split(" ")[0] for p in WORDS["intensifier"])
 
 
 def _permits(clause: list[str]) -> bool:
@@ -284,6 +289,8 @@ def _record(found: list[list[str]]) -> list[list[str]]:
     supervisor") routes the case its record names ("Trigger:", "Case:", "When:"), which
     is otherwise the rule's context, as is what a record allows ("Allowed:", "Right:").
     "IF … THEN …" is a record of two fields. Clauses that are no record come back as they are."""
+    if len(found) == 1 and not (found[0][:1] == ["if"] and "then" in found[0]):
+        return found  # one clause, no "IF … THEN": no record
     fields: list[tuple[str, list[str]]] = []
     _label_of: dict[int, list[str]] = {}
     i = 0
@@ -379,7 +386,7 @@ def _corrected(clause: list[str]) -> list[str] | None:
         return ["never", *clause[2 : clause.index(",", 3)]]
     if clause[0] == "replace" and "with" in clause[2:-1]:
         return ["never", *clause[1 : clause.index("with", 2)]]
-    if _permits(clause) and "but" in clause[2:-2]:  # "You may help choose frames, BUT you must never …"
+    if "but" in clause[2:-2] and _permits(clause):  # "You may help choose frames, BUT you must never …"
         at = clause.index("but", 2)
         if clause[at - 1] == "," and _forbids(clause[at + 1 :]):
             return clause[at + 1 :]
@@ -401,7 +408,10 @@ def _corrected(clause: list[str]) -> list[str] | None:
 def _numbering(written: list[str]) -> int:
     """How many tokens number a rule in its document ("6.1", "(b)", "3)", "Section 4.2:"),
     with the mark after them; 0 when it is not numbered or nothing follows."""
-    n = 1 if written and written[0] in _SECTION_WORDS else 0
+    if not written or not (written[0][0].isdigit() or written[0] == "(" or written[0] in _SECTION_WORDS
+                           or written[1:2] == [")"]):
+        return 0  # most rules are not numbered
+    n = 1 if written[0] in _SECTION_WORDS else 0
     if n < len(written) and _NUMBER.fullmatch(written[n]):
         n += 1
         if n < len(written) and written[n] == ")":
@@ -427,8 +437,8 @@ def _prohibition(clause: list[str]) -> list[str]:
     said with a verb of forbidding, read as "Never quote …" and "Agents must not quote …";
     "Under no circumstance is the agent to accept …", "At no time should staff ask …": a
     negative adverbial and the inverted subject after it, read as "Never accept …"."""
-    n = phrase_at(clause, 0, "directive")
-    if n and clause[0] in ("under", "at", "in", "on") and n + 2 < len(clause) and clause[n] in _INVERTED:
+    n = phrase_at(clause, 0, "directive") if clause and clause[0] in ("under", "at", "in", "on") else 0
+    if n and n + 2 < len(clause) and clause[n] in _INVERTED:
         i = n + 1
         while i < len(clause) - 1 and i - n <= 4 and (clause[i] in WORDS["closed"] or in_list("actor", clause[i])) \
                 and clause[i] != "to":
@@ -441,6 +451,8 @@ def _prohibition(clause: list[str]) -> list[str]:
         if n and clause[2 + n] == "to" and 3 + n < len(clause):
             return ["never", *clause[3 + n :]]
         return clause
+    if _BE.isdisjoint(clause[1:6]):
+        return clause  # no "is"/"are" near the start: nothing forbidden by a participle
     for i in range(1, min(6, len(clause) - 2)):
         if clause[i] in _BE:
             at = i + 2 if clause[i] in ("shall", "will", "may") and clause[i + 1] == "be" else i + 1
