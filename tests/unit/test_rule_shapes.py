@@ -857,3 +857,9 @@ def test_the_person_told_then_a_pronoun_is_what_is_told_not_a_clause_about_them(
     rule = "Staff are not to tell residents they qualify for the single person discount."
     assert "qualify + discount" in labels(rule)
     assert held(gate(rule), "You qualify for the single person discount from April.")
+
+
+def test_a_routing_verb_that_opens_the_rule_is_not_read_again_from_a_sent_to_inside_its_case() -> None:
+    rule = "Red flag: agent implies the balance will be sent to a collection agency."
+    assert "escalate" not in words(rule)
+    assert held(gate(rule), "Your balance will be sent to a collection agency on Friday.")

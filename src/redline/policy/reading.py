@@ -324,7 +324,9 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
             forbids = forbids or " ".join(clause[:n]) not in POSITIVE_DIRECTIVES
             clause, imperative = clause[n:], clause[0] != "no"
         escalating = False
-        routed = None if forbids or imperative else _routed_subject(clause)
+        # (a clause that opens with its routing verb has its case after it: "Escalate if a
+        # reply says the balance will be SENT TO collections" routes the reply, not "sent to")
+        routed = None if forbids or imperative or phrase(clause, 0, "escalate") else _routed_subject(clause)
         if routed is not None:
             clause = ["escalate", *routed]  # "any refund over $500 MUST BE ESCALATED to a lead"
         # "Never REJECT a candidate because of …", "Do not TRANSFER funds …": a routing
