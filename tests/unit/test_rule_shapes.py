@@ -863,3 +863,9 @@ def test_a_routing_verb_that_opens_the_rule_is_not_read_again_from_a_sent_to_ins
     rule = "Red flag: agent implies the balance will be sent to a collection agency."
     assert "escalate" not in words(rule)
     assert held(gate(rule), "Your balance will be sent to a collection agency on Friday.")
+
+
+def test_the_verb_after_a_relative_that_is_a_verb_not_a_noun() -> None:
+    rule = "Escalate any reply that mentions buying a stolen watch."
+    assert "mentions" not in words(rule)
+    assert "buying + watch" in labels(rule)

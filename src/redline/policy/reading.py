@@ -137,6 +137,8 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         # phrase, or after a determiner, it is a noun
         inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
         after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
+        if previous in ("that", "which") and token.endswith("s") and "VERB" in part_of_speech(token):
+            after_determiner = False  # "any reply THAT MENTIONS …": a relative clause's verb, not "that mention"
         # … but "a renter REPORTS that the boat …": before a clause it is the verb
         opens_clause = i + n < len(item) and item[i + n] in ("that", "whether", "they", "he", "she", "i", "we")
         if opens_clause or not ((inside_phrase or after_determiner) and "NOUN" in part_of_speech(token)
