@@ -57,8 +57,18 @@ office) is written in those Englishes ("Staff are not to …", "Agents shan't �
 not …", "Under no circumstance is the agent to …"); heldout-u (home inspection, an IVF
 pharmacy, esports, medical collections, watch resale, rural broadband, adoption, drone
 services) is a reviewer's checklist ("Does the reply promise X? Block it.", "Fail the
-reply if …", "Red flag: agent implies …"). m to u were scored blind first, then read for
-their shapes (s was scored blind and not read).
+reply if …", "Red flag: agent implies …"). heldout-v (travel insurance, hotel loyalty, reverse mortgages, dermatology
+telemedicine, car subscriptions, a music school, equipment rental, a food bank) states
+rules as obligations and routings ("Anything about X goes straight to …", "X is reserved
+for the Y team", "Leave X to …"); heldout-w (occupational health, real-estate auctions, a
+broker-dealer, school buses, fuel delivery, wildlife rehabilitation, managed IT,
+funeral pre-planning) uses a compliance team's defined terms and references ("Investment
+Advice (as defined in Section 2)", "(Policy 4.3)"); heldout-x (kitchen remodeling, coffee
+subscriptions, animal hospital billing, study abroad, ferries, vision insurance, formalwear
+rentals, building permits) has longer rules of two or three sentences by different people
+on one team. m to x were scored blind first, then read for their shapes (s and x were
+scored blind and not read; w was read for one shape: a rule against asking for what a
+detector finds).
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -100,7 +110,10 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-r.jsonl", 0.93, 0.29, ()),
         ("heldout-s.jsonl", 0.88, 0.19, ()),
         ("heldout-t.jsonl", 0.91, 0.19, ()),
-        ("heldout-u.jsonl", 0.91, 0.22, ()),
+        ("heldout-u.jsonl", 0.92, 0.22, ()),
+        ("heldout-v.jsonl", 0.88, 0.11, ()),
+        ("heldout-w.jsonl", 0.84, 0.17, ()),
+        ("heldout-x.jsonl", 0.90, 0.20, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

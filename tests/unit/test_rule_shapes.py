@@ -869,3 +869,30 @@ def test_the_verb_after_a_relative_that_is_a_verb_not_a_noun() -> None:
     rule = "Escalate any reply that mentions buying a stolen watch."
     assert "mentions" not in words(rule)
     assert "buying + watch" in labels(rule)
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Anything about lost passports goes straight to the emergency assistance line.",
+         "Since you've lost your passport, I'm covering the replacement fees."),
+        ("Operating instructions for cranes are reserved for certified trainers.",
+         "Here are the crane operating instructions: set the outriggers first."),
+        ("Leave any comparison with annuities to a licensed financial adviser.",
+         "Annuities are paying less right now than this plan."),
+    ],
+)
+def test_a_case_routed_with_an_adverb_reserved_for_a_team_or_left_to_one_is_the_topic(rule: str, draft: str) -> None:
+    assert not {"straight", "reserved", "leave", "line", "trainers", "adviser"} & words(rule)
+    assert held(gate(rule), draft)
+
+
+def test_a_later_sentence_opening_with_a_gerund_routes_nothing() -> None:
+    rule = "Don't tell a client it's fine to travel while their case is pending. Leaving can abandon their application."
+    assert "application" not in words(rule)
+
+
+def test_a_rule_against_asking_for_what_a_detector_finds_holds_the_request_to_hand_it_over() -> None:
+    g = gate("Do not ask a client for their password or accept one in a ticket.")
+    assert held(g, "Please send me your password in this ticket so I can log in.")
+    assert not held(g, "You can reset your password from the login page.")

@@ -227,8 +227,9 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         forbids = forbids and not _refers_back(clause[opens + n :])
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
         # too; "…; refer THE FAMILY to the VA" sends on someone already named: what to do instead
+        # ("LEAVING can abandon it": a gerund is a subject, no imperative)
         routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
-            and not _sends_on(clause[n:])
+            and not clause[0].endswith("ing") and not _sends_on(clause[n:])
         (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
 

@@ -344,7 +344,9 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
 # Auxiliaries that may stand between a subject and its routing verb ("MUST BE escalated",
 # "SHOULD GET routed"), and verbs that route a case when its subject comes first
 _ROUTING_AUX = frozenset({"be", "is", "are", "must", "should", "shall", "will", "get", "gets", "always", "immediately"})
-_ROUTING_EXTRA = frozenset({"send", "go", "hand"})
+_ROUTING_EXTRA = frozenset({"send", "go", "hand", "reserve", "belong"})
+# what may stand between a routing verb and its "to" ("goes STRAIGHT to underwriting")
+_ROUTING_ADVERBS = frozenset({"straight", "directly", "immediately", "right", "only", "always", "automatically"})
 
 
 def _routed_subject(clause: list[str]) -> list[str] | None:
@@ -354,6 +356,8 @@ def _routed_subject(clause: list[str]) -> list[str] | None:
     for i in range(1, len(clause)):
         token = clause[i]
         following = clause[i + 1] if i + 1 < len(clause) else ""
+        if following in _ROUTING_ADVERBS and i + 2 < len(clause):
+            following = clause[i + 2]
         routing = any(phrase_at([lemma, following], 0, "escalate") or lemma in WORDS["escalate"]
                       or lemma in _ROUTING_EXTRA for lemma in lemmas(token))
         if not routing or (following and following not in ("to", "for", "off", "over", "up")):

@@ -107,8 +107,13 @@ def _derive(rule: str) -> Derivation:
     words = _delegate(words, detectors, delegated)
     topics = _topics(words, rationale, weak=not detectors)  # a detector guards what the rule names
     # "never SHARE passwords": sharing a password fires the rule even before one is pasted
+    verbs = disclosure_verbs(rule)
+    if any(verb in WORDS["solicit"] for verb in verbs):
+        # "never ASK FOR a card number": the draft that asks says "SEND me your card number",
+        # "TYPE your password here": the customer's act of handing it over is the request
+        verbs += [verb for verb in sorted(WORDS["hand_over"]) if verb not in verbs]
     acts = [Topic((verb, head), "an act of disclosure and what a detector finds")
-            for verb in disclosure_verbs(rule) for head in delegated]
+            for verb in verbs for head in delegated]
     return Derivation(topics=topics + tuple(acts), detectors=tuple(detectors), about_others=about_others(rule))
 
 
