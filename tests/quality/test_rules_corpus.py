@@ -68,7 +68,13 @@ subscriptions, animal hospital billing, study abroad, ferries, vision insurance,
 rentals, building permits) has longer rules of two or three sentences by different people
 on one team. m to x were scored blind first, then read for their shapes (s and x were
 scored blind and not read; w was read for one shape: a rule against asking for what a
-detector finds).
+detector finds). heldout-y (a bakery, a bike shop, a dental lab, a plumbing supply store, dog
+grooming, a yoga studio, a print shop, a used bookstore) is small-business owners typing
+fast ("dont promis same day cakes", "no shade matching gaurantees pls"); heldout-z (lost
+baggage, an HSA administrator, a demand-response program, a sports club, medical
+transcription, rental car damage, online notaries, a registrar) puts a condition or an
+exception on every rule ("Except during an advertised promotion, never waive …"); both were
+scored blind, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -114,6 +120,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-v.jsonl", 0.88, 0.11, ()),
         ("heldout-w.jsonl", 0.84, 0.17, ()),
         ("heldout-x.jsonl", 0.90, 0.20, ()),
+        ("heldout-y.jsonl", 0.88, 0.27, ()),
+        ("heldout-z.jsonl", 0.93, 0.11, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

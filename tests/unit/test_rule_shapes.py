@@ -896,3 +896,38 @@ def test_a_rule_against_asking_for_what_a_detector_finds_holds_the_request_to_ha
     g = gate("Do not ask a client for their password or accept one in a ticket.")
     assert held(g, "Please send me your password in this ticket so I can log in.")
     assert not held(g, "You can reset your password from the login page.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Except during an advertised promotion, never waive the joining fee.",
+        "Unless a manager approves it in writing, do not waive the joining fee.",
+    ],
+)
+def test_an_exception_before_the_rule_is_no_topic_and_its_directive_no_negative_statement(rule: str) -> None:
+    assert not {"except", "promotion", "manager", "approves"} & words(rule)
+    assert not any(t.negative for t in derive_topics(rule).topics)
+    g = gate(rule)
+    assert held(g, "I've waived your joining fee.")
+    assert not held(g, "The joining fee can't be waived, sorry.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("no shade matching gaurantees pls", "We guarantee the shade will match perfectly."),
+        ("dont give instalation advice", "For the installation, seal the threads with tape first."),
+        ("NO shipping internationaly", "We'll ship your posters internationally."),
+    ],
+)
+def test_a_key_word_typed_with_a_slip_still_names_its_word(rule: str, draft: str) -> None:
+    assert held(gate(rule), draft)
+
+
+def test_a_brand_a_term_of_art_or_a_short_acronym_is_not_respelled() -> None:
+    from redline.policy.lexicon import family
+
+    assert all(form.startswith("isotretinoin") for form in family("isotretinoin"))  # its own forms only
+    assert not {"belts", "goal", "vans"} & (family("ielts") | family("gonal") | family("vpns"))
+    assert "installation" in family("instalation") and "instalation" in family("instalation")

@@ -207,7 +207,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # "Say 'X', not 'Y'", "Instead of promising X, tell them Y": the wording recommended
         # is neither the topic nor a rationale that repeats it
         found = [corrected, *found[1:]]
-    found = [_routed_condition(_asked(_only_party(found[0]))), *found[1:]]
+    found = [_routed_condition(_asked(_only_party(_exception_first(found[0])))), *found[1:]]
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
@@ -528,6 +528,18 @@ def _asked(clause: list[str]) -> list[str]:
         at = rule.index("it")
         return [*rule[:at], *asked, *rule[at + 1 :]]
     return [*rule, ",", *asked]
+
+
+def _exception_first(clause: list[str]) -> list[str]:
+    """"Except during an advertised promotion, never waive the joining fee": an exception
+    before the rule names when it does not apply, not what it guards; the rule is what
+    follows the comma. Any other clause as it is."""
+    if len(clause) < 4 or clause[0] not in ("except", "unless", "apart", "other", "save") or "," not in clause:
+        return clause
+    for i, token in enumerate(clause):
+        if token == "," and _forbids(clause[i + 1 :]):
+            return clause[i + 1 :]
+    return clause
 
 
 def _routed_condition(clause: list[str]) -> list[str]:

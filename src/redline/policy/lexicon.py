@@ -261,6 +261,9 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     topic word needs); without, only inflections and respellings (an operator's term).
     """
     bases = set(lemmas(word))
+    if derive:
+        for known in _misspelt(word):  # "gaurantees": a rule typed in a hurry still names its word
+            bases.update(lemmas(known))
     for lemma in list(bases):
         if lemma.endswith(_SPELLING_ENDINGS):  # `_respellings`' own first test, without the call
             bases.update(_respellings(lemma))
@@ -278,6 +281,38 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
         forms.update(_REFLEXIVES)
     forms.discard("")
     return frozenset(forms)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_MIN_ZIPF_SPELLED = 2.5  # a correction must be a word English writes ("appraise" 2.5)
+_MAX_ZIPF_MISSPELT = 2.0  # a word written more often than this is a word, not a slip
+
+
+@lru_cache(maxsize=1 << 12)
+def _misspelt(word: str) -> tuple[str, ...]:
+    """The common words one edit (a letter dropped, added, changed, or two swapped) from a
+    word of six letters or more that the dictionary does not know and wordfreq barely does:
+    "gaurantees" -> guarantees, "instalation" -> installation, "internationaly" ->
+    internationally, international. A brand or a term of art ("isotretinoin") has none
+    and stays as written; the word as written is kept either way.
+
+    Written here rather than taken from a spelling library: the candidates are Norvig's
+    one-edit set, a few lines, and the frequencies they are checked against are wordfreq's,
+    the one table every other decision of the lexicon uses (a spelling package brings its
+    own list, which would disagree with it)."""
+    if len(word) < 6 or not word.isalpha() or not word.isascii() or readings(word):
+        return ()
+    written = zipf(word)  # wordfreq counts common misspellings too ("instalation" 1.1)
+    if written >= _MAX_ZIPF_MISSPELT:
+        return ()
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    edits |= {a + c + b for a, b in splits for c in _LETTERS}
+    floor = max(_MIN_ZIPF_SPELLED, written + 1.5)  # far more common than the word as written
+    found = sorted((e for e in edits if e != word and zipf(e) >= floor), key=zipf, reverse=True)
+    return tuple(found[:3])
 
 
 @lru_cache(maxsize=1 << 14)
