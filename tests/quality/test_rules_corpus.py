@@ -74,7 +74,12 @@ fast ("dont promis same day cakes", "no shade matching gaurantees pls"); heldout
 baggage, an HSA administrator, a demand-response program, a sports club, medical
 transcription, rental car damage, online notaries, a registrar) puts a condition or an
 exception on every rule ("Except during an advertised promotion, never waive …"); both were
-scored blind, then read.
+scored blind, then read. heldout-aa (physical therapy, HVAC financing, language tutoring,
+airport parking, rental listings, a garden center, injury-law intake, a children's dental
+clinic) and heldout-bb (pet air cargo, cremation, park season passes, camera cloud
+storage, corporate travel, community solar, a veterinary referral hospital, a craft
+marketplace) have no set style and were written last, scored blind and not read: they
+measure the reader as it stands on rules nobody has seen.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -122,6 +127,10 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-x.jsonl", 0.90, 0.20, ()),
         ("heldout-y.jsonl", 0.88, 0.27, ()),
         ("heldout-z.jsonl", 0.93, 0.11, ()),
+        ("heldout-aa.jsonl", 0.88, 0.13, ()),
+        # "outside" read as an exception ("outside food and drink", "outside the client's
+        # travel policy") leaves these two with no topic: the load refuses them by name
+        ("heldout-bb.jsonl", 0.80, 0.24, ("ctm-01", "pass-07")),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
