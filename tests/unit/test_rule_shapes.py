@@ -931,3 +931,10 @@ def test_a_brand_a_term_of_art_or_a_short_acronym_is_not_respelled() -> None:
     assert all(form.startswith("isotretinoin") for form in family("isotretinoin"))  # its own forms only
     assert not {"belts", "goal", "vans"} & (family("ielts") | family("gonal") | family("vpns"))
     assert "installation" in family("instalation") and "instalation" in family("instalation")
+
+
+def test_outside_after_a_bare_act_says_where_the_act_is_forbidden() -> None:
+    rule = "Never book a traveler outside the client's travel policy without approval."
+    assert {"travel", "policy"} & words(rule)
+    assert "call" in labels("Never call customers outside business hours.")
+    assert not {"business", "hours"} & words("Never call customers outside business hours.")

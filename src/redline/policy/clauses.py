@@ -696,9 +696,11 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise"):
                 continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
-            if tokens_[i] == "without" and i + 1 < len(tokens_) and not tokens_[i + 1].endswith("ing") \
+            if tokens_[i] in ("without", "outside") and i + 1 < len(tokens_) and not tokens_[i + 1].endswith("ing") \
                     and not any(_content(t) for t in tokens_[:i]):
-                continue  # "no letting people in WITHOUT a boarding pass": the act is bare, how it is done is the case
+                # "no letting people in WITHOUT a boarding pass", "never book a traveler OUTSIDE
+                # the travel policy": the act is bare, how or where it is done is the case
+                continue
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             if tokens_[i] in ("when", "where", "whether") and (tokens_[i - 1] in _ABOUT or (
