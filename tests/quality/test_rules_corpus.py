@@ -80,7 +80,10 @@ clinic) and heldout-bb (pet air cargo, cremation, park season passes, camera clo
 storage, corporate travel, community solar, a veterinary referral hospital, a craft
 marketplace) have no set style and were written last and scored blind: they measure the
 reader on rules nobody has seen. aa was not read; bb was read for one shape ("outside"
-after a bare act, where two of its rules derived nothing).
+after a bare act, where two of its rules derived nothing). heldout-cc (home lab test kits,
+a trade school, a marina fuel dock, identity theft protection, senior meal delivery,
+office furniture leasing, an urgent dental line, festival camping), no set style either,
+was written and scored after every change of this file's floors above, and not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -130,6 +133,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-z.jsonl", 0.93, 0.11, ()),
         ("heldout-aa.jsonl", 0.88, 0.13, ()),
         ("heldout-bb.jsonl", 0.83, 0.24, ()),
+        ("heldout-cc.jsonl", 0.86, 0.27, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
