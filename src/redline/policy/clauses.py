@@ -292,31 +292,29 @@ def _record(found: list[list[str]]) -> list[list[str]]:
     "IF … THEN …" is a record of two fields. Clauses that are no record come back as they are."""
     if len(found) == 1 and not (found[0][:1] == ["if"] and "then" in found[0]):
         return found  # one clause, no "IF … THEN": no record
-    fields: list[tuple[str, list[str]]] = []
-    _label_of: dict[int, list[str]] = {}
+    fields: list[tuple[str, list[str], list[str]]] = []  # (kind, what the field holds, its name)
     i = 0
     while i < len(found):
         clause = found[i]
         kind = _field(clause) if i + 1 < len(found) else ""
         if kind:
-            fields.append((kind, found[i + 1]))
-            _label_of[id(found[i + 1])] = clause
+            fields.append((kind, found[i + 1], clause))
             i += 2
             continue
         if clause and clause[0] == "if" and "then" in clause[2:-1]:  # "IF X THEN no Y"
             at = clause.index("then", 2)
-            fields += [("case", clause[1:at]), ("rule", clause[at + 1 :])]
+            fields += [("case", clause[1:at], ["if"]), ("rule", clause[at + 1 :], ["then"])]
         else:
-            fields.append(("", clause))
+            fields.append(("", clause, []))
         i += 1
-    if all(kind == "" for kind, _ in fields):
+    if all(kind == "" for kind, _, _ in fields):
         return found
-    case = next((value for kind, value in fields if kind == "case"), None)
+    case = next((value for kind, value, _ in fields if kind == "case"), None)
     stated: list[list[str]] = []
     rest: list[list[str]] = []
-    for kind, value in fields:
+    for kind, value, name in fields:
         if kind == "wrong":  # "Wrong: 'Your discount applies to everything.'" is a thing said
-            said = " ".join(_label_of[id(value)]) in WORDS["field_wrong"] and not in_list("framing", value[0])
+            said = " ".join(name) in WORDS["field_wrong"] and not in_list("framing", value[0])
             stated.append(["never", "say", *value] if said else ["never", *value])
         elif kind in ("rule", ""):
             opens = bound_party(value)
@@ -332,7 +330,7 @@ def _record(found: list[list[str]]) -> list[list[str]]:
                 rest.append(value)
         elif kind == "case":
             rest.append(value)  # the situation: the rule's context; what it allows is dropped
-    return stated + rest if stated else [value for _, value in fields]
+    return stated + rest if stated else [value for _, value, _ in fields]
 
 
 def _question(found: list[list[str]]) -> list[list[str]]:
