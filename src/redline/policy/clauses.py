@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from redline.policy.lexicon import lemmas, part_of_speech
-from redline.policy.words import WORDS, phrase_at
+from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
     "CONTAINER_DETS", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut",
@@ -141,9 +141,7 @@ def _routed(clause: list[str]) -> list[str]:
     if arrow is None:
         return clause
     case = [t for t in clause[:arrow] if t not in _ARROWS]
-    opens = bound_party(case)
-    n = phrase_at(case, opens, "directive")
-    if n and " ".join(case[opens : opens + n]) not in POSITIVE_DIRECTIVES:
+    if _forbids(case):
         return case  # "no guessing where lines are -> tell them to call 811": a rule, then what to do instead
     return ["escalate", *case] if case else []
 
@@ -221,10 +219,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # heading names the topic, and what follows says what to do with it ("it")
         rationale.append(later.pop(0))
     for clause in later:
-        opens = bound_party(clause)  # "Agents must not …", "The assistant should never …"
-        n = phrase_at(clause, opens, "directive")
-        forbids = n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES  # not "always use …"
-        forbids = forbids and not _refers_back(clause[opens + n :])
+        opens, n = _directive(clause)  # "Agents must not …", "The assistant should never …"; not "always use …"
+        forbids = bool(n) and not _refers_back(clause[opens + n :])
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
         # too; "…; refer THE FAMILY to the VA" sends on someone already named: what to do instead
         # ("LEAVING can abandon it": a gerund is a subject, no imperative)
@@ -246,7 +242,7 @@ def _role_preamble(written: list[str]) -> int:
 def _without_intensifiers(written: list[str]) -> list[str]:
     """The rule less the phrases that only insist ("under any circumstances", "at any
     time", "whatsoever"), with the commas that set one apart."""
-    if _INTENSIFIER_FIRST.isdisjoint(written):
+    if not may_hold(written, "intensifier"):
         return written  # most rules insist on nothing
     out: list[str] = []
     i = 0
@@ -262,9 +258,6 @@ def _without_intensifiers(written: list[str]) -> list[str]:
     return out
 
 
-_INTENSIFIER_FIRST = frozenset(p.split(" ")[0] for p in WORDS["intensifier"])
-
-
 def _permits(clause: list[str]) -> bool:
     """Whether a clause grants a permission ("You may help customers choose frames",
     "You can share general pricing", "Feel free to explain …")."""
@@ -273,10 +266,16 @@ def _permits(clause: list[str]) -> bool:
                              or clause[start : start + 3] in (["are", "free", "to"], ["are", "welcome", "to"]))
 
 
-def _forbids(clause: list[str]) -> bool:
+def _directive(clause: list[str]) -> tuple[int, int]:
+    """Where a clause's forbidding directive starts (after the party it binds) and how many
+    tokens it spans; (start, 0) when the clause forbids nothing ("Always use …")."""
     opens = bound_party(clause)
     n = phrase_at(clause, opens, "directive")
-    return bool(n) and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES
+    return opens, n if n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES else 0
+
+
+def _forbids(clause: list[str]) -> bool:
+    return bool(_directive(clause)[1])
 
 
 def _record(found: list[list[str]]) -> list[list[str]]:
@@ -317,10 +316,8 @@ def _record(found: list[list[str]]) -> list[list[str]]:
             said = " ".join(name) in WORDS["field_wrong"] and not in_list("framing", value[0])
             stated.append(["never", "say", *value] if said else ["never", *value])
         elif kind in ("rule", ""):
-            opens = bound_party(value)
-            n = phrase_at(value, opens, "directive")
             routes = phrase(value, 0, "escalate")
-            if n and " ".join(value[opens : opens + n]) not in POSITIVE_DIRECTIVES:
+            if _forbids(value):
                 stated.append(value)
             elif routes and case is not None and value[routes : routes + 1] == ["to"]:
                 stated.append([*value[:routes], "it", "if", *case])  # "Action: escalate to the NOC"
@@ -394,9 +391,8 @@ def _corrected(clause: list[str]) -> list[str] | None:
         return None
     at = clause.index(",", start + 2)
     after = clause[at + 1 :]
-    opens = bound_party(after)
-    n = phrase_at(after, opens, "directive")
-    if not n or " ".join(after[opens : opens + n]) in POSITIVE_DIRECTIVES:
+    opens, n = _directive(after)
+    if not n:
         return None
     forbidden = after[opens + n :]
     if after[opens : opens + n] == ["not"] and forbidden and forbidden[0] not in _SAY_INSTEAD:

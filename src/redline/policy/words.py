@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from importlib import resources
 
-__all__ = ["WORDS", "DETECTOR_TOPICS", "phrase_at"]
+__all__ = ["WORDS", "DETECTOR_TOPICS", "may_hold", "phrase_at"]
 
 
 def _load() -> tuple[dict[str, frozenset[str]], dict[str, str]]:
@@ -42,3 +42,9 @@ def phrase_at(tokens: list[str], i: int, kind: str) -> int:
         if " ".join(tokens[i : i + n]) in phrases:
             return n
     return 0
+
+
+def may_hold(tokens: list[str], kind: str) -> bool:
+    """Whether some token of `tokens` may start a phrase of list `kind`: the quick test
+    before trying `phrase_at` at every token."""
+    return not _FIRST.get(kind, frozenset()).isdisjoint(tokens)
