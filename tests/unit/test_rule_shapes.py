@@ -938,3 +938,47 @@ def test_outside_after_a_bare_act_says_where_the_act_is_forbidden() -> None:
     assert {"travel", "policy"} & words(rule)
     assert "call" in labels("Never call customers outside business hours.")
     assert not {"business", "hours"} & words("Never call customers outside business hours.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft", "clean"),
+    [
+        ("Refunds for opened software are not permitted without a manager's approval.",
+         "I've refunded the opened software you returned.", "Your software licence renews in May."),
+        ("Credits for dropped calls are not to be offered.",
+         "We'll credit your account for the dropped calls.", "Your call history is in the app."),
+        ("Interest rate forecasts shall not be given by branch staff.",
+         "Our forecast is that interest rates will fall in spring.", "Branch staff can open an account for you."),
+        ("Any statement that the boiler is safe to use must be avoided.",
+         "The boiler is safe to use again.", "A boiler service takes about an hour."),
+        ("No assurance of a visa outcome may be given.",
+         "I can assure you the visa will come through.", "Your passport photo must be recent."),
+        ("Discussion of a rival's pricing is off-limits for support agents.",
+         "The rival's pricing is higher than ours.", "Support agents answer within a day."),
+    ],
+)
+def test_a_passive_rule_guards_its_subject_not_the_verb_that_forbids_it(rule: str, draft: str, clean: str) -> None:
+    assert not {"permitted", "offered", "given", "avoided", "off limits", "staff", "agents"} & words(rule)
+    g = gate(rule)
+    assert held(g, draft)
+    assert not held(g, clean)
+
+
+def test_a_passive_that_gives_something_to_its_subject_guards_what_is_given() -> None:
+    assert "wine" in words("Guests under 21 must not be served wine.") | {
+        w for t in derive_topics("Guests under 21 must not be offered wine.").topics for w in t.words}
+    assert "wine" in words("Guests under 21 must not be offered wine.")
+
+
+def test_an_act_of_saying_frames_what_follows_it_as_a_frame_noun_does() -> None:
+    rule = "Disclosure of a member's loan balance to callers is prohibited."
+    assert "disclosure" not in words(rule)
+    g = gate(rule)
+    assert held(g, "The loan balance on that account is $4,200.")
+    # a nominalisation that is the object of another act is no frame: the act stays
+    assert "waive" in words("Never waive the vaccination requirement for boarding.")
+
+
+def test_a_cut_word_after_a_determiner_is_a_modifier_and_a_flag_on_anything_where_names_its_case() -> None:
+    assert {"visa", "fixer"} <= words("Never recommend a specific outside visa agent, consultant or fixer.")
+    assert "asl" in words("Flag anything where the agent says an interpreter will sign ASL on site.")

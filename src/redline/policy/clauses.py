@@ -11,8 +11,9 @@ each item.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from redline.policy.lexicon import lemmas, part_of_speech
+from redline.policy.lexicon import family, lemmas, part_of_speech
 from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
@@ -68,9 +69,12 @@ _CLAUSE_SUBJECTS = _DESTINATION_OPENERS | frozenset("we they you it he she i".sp
 # "Hand off to a human WHEN a customer disputes a charge": after a destination that opens
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
+# cut words that are adjectives too ("an OUTSIDE agent", "the BEFORE photos")
+_ALSO_ADJECTIVES = frozenset({"outside", "before", "after", "inside"})
 # what may stand between a routing verb and its condition ("flag IT whenever …")
 _PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right", "away", "promptly", "the", "reply",
-                           "draft", "response", "message"})
+                           "draft", "response", "message", "replies", "drafts", "responses", "messages", "any",
+                           "anything"})
 _ABOUT = frozenset({"about", "on", "regarding", "concerning", "of", "as to"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether", "who"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
@@ -197,7 +201,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
-    found = _question(_record([_prohibition(clause) for clause in clauses(written)])) or [[]]
+    found = _question(_record([_passive(_prohibition(clause)) for clause in clauses(written)])) or [[]]
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
@@ -458,6 +462,60 @@ def _prohibition(clause: list[str]) -> list[str]:
     return clause
 
 
+def _passive(clause: list[str]) -> list[str]:
+    """"Waivers of the fee are not permitted", "Credits for outages are not to be offered",
+    "Any statement that … must be avoided", "No assurance of approval may be given": the
+    subject is what the rule forbids, said before the verb that forbids it (a participle
+    of forbidding, or a verb of saying or giving under a negation), read as "Never offer
+    credits for outages". What follows the participle ("… by counter staff", "… without
+    approval") says who or when, not what. A clause that opens with its directive or
+    with the party it binds ("Agents are not permitted to …": `_prohibition`) is left."""
+    if len(clause) < 4 or not _PASSIVE_AUX.intersection(clause) or clause[0] in _CLAUSE_SUBJECTS:
+        return clause
+    start = 1 if clause[0] == "no" else 0  # "NO assurance of approval may be given"
+    if not start and (phrase_at(clause, 0, "directive") or in_list("actor", clause[0])):
+        return clause
+    for i in range(start + 1, len(clause) - 1):
+        if clause[i] not in _PASSIVE_AUX:
+            continue
+        if clause[i - 1] in WORDS["closed"] or not any(_content(t) for t in clause[start:i]):
+            continue  # "… that it IS …": no noun phrase before the verb
+        j, negative = i, bool(start)
+        while j < len(clause) and (clause[j] in _PASSIVE_AUX or clause[j] in _PASSIVE_LINKS):
+            negative = negative or clause[j] in _NEGATIVE_WORDS or clause[j].endswith("n't")
+            n = phrase_at(clause, j, "forbidden")  # "is NOT PERMITTED", "is STRICTLY PROHIBITED"
+            if n:
+                break
+            j += 1
+        if j >= len(clause):
+            break
+        n = phrase_at(clause, j, "forbidden")
+        if n and j + n < len(clause) and clause[j + n] in ("to", "from"):
+            return clause  # "Agents are PROHIBITED FROM quoting …": `_prohibition`'s
+        verb = clause[j]
+        framing = [lemma for lemma in lemmas(verb) if lemma != verb and lemma in WORDS["framing"]]
+        if not n and not (negative and framing):
+            continue
+        rest = clause[j + (n or 1) :]
+        if rest and (rest[0] == "by" or rest[0] == "for" and len(rest) > 1 and in_list("actor", rest[-1])):
+            rest = []  # "… BY COUNTER STAFF", "… FOR SUPPORT AGENTS": who may not, not what
+        # "Customers who are minors must not be OFFERED ALCOHOL": the subject is who is told
+        # or given, and what follows the participle is what; "Pets are not accepted IN
+        # CARGO" goes on with its topic; a condition after it is cut as after any rule
+        return ["never", framing[0] if framing else "mention", *clause[start:i], *rest]
+    return clause
+
+
+# the auxiliaries of a passive ("are NOT TO BE offered", "MUST NEVER BE given") and what
+# may stand among them
+_PASSIVE_AUX = frozenset(
+    "is are was were be been being must shall should may can will would cannot can't mustn't shan't isn't aren't "
+    "won't shouldn't mayn't".split()
+)
+_PASSIVE_LINKS = frozenset({"not", "never", "to", "ever", "strictly", "expressly", "absolutely", "in", "no", "way"})
+_NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
+
+
 _BE = frozenset({"is", "are", "shall", "will", "may"})
 _INVERTED = frozenset({"is", "are", "should", "shall", "must", "may", "can", "will", "would", "do", "does"})
 
@@ -690,6 +748,9 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise"):
                 continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
+            if tokens_[i] in _ALSO_ADJECTIVES and (tokens_[i - 1] in OBJECT_OPENERS or tokens_[i - 1] in WORDS["light_adj"]
+                                                  and i > 1 and tokens_[i - 2] in OBJECT_OPENERS):
+                continue  # "a specific OUTSIDE agent": after a determiner, a modifier, no preposition
             if tokens_[i] in ("without", "outside") and i + 1 < len(tokens_) and not tokens_[i + 1].endswith("ing") \
                     and not any(_content(t) for t in tokens_[:i]):
                 # "no letting people in WITHOUT a boarding pass", "never book a traveler OUTSIDE
@@ -759,7 +820,8 @@ def after_frame(item: list[str]) -> list[str]:
     """'any mention of self-harm' -> 'self-harm': a frame noun and its preposition frame the
     topic that follows them ("service for non-payment" is no frame: "service" is no frame noun)."""
     for i in range(len(item) - 3, -1, -1):  # a frame and its preposition, then at least a word
-        if item[i + 1] in _FRAME_PREPOSITIONS and in_list("frame", item[i]):
+        if item[i + 1] in _FRAME_PREPOSITIONS and (in_list("frame", item[i]) or _act_of_saying(item[i]) and all(
+                t in WORDS["closed"] or in_list("framing", t) for t in item[:i])):  # not "waive the vaccination REQUIREMENT for"
             following = item[i + 2]
             if item[i + 1] in ("for", "to", "on") and following not in _WH \
                     and (following in WORDS["closed"] or in_list("addressee", following)):
@@ -773,6 +835,19 @@ def after_frame(item: list[str]) -> list[str]:
                 and not in_list("addressee", before) else []
             return named + item[i + 2 :]
     return item
+
+
+@lru_cache(maxsize=1 << 12)
+def _act_of_saying(token: str) -> bool:
+    """A noun made from a verb of saying or giving ("DISCLOSURE of", "DISCUSSION of",
+    "ACCEPTANCE of", "PROVISION of"): like a frame noun, what follows it is the topic."""
+    if not token.endswith(_NOMINAL_SUFFIXES) or "NOUN" not in part_of_speech(token):
+        return False
+    own = lemmas(token)
+    return any(form in WORDS["framing"] and form not in own for form in family(token))
+
+
+_NOMINAL_SUFFIXES = ("ion", "ions", "ure", "ures", "al", "als", "ance", "ances", "ence", "ences", "ment", "ments")
 
 
 def disclosure_verbs(rule: str) -> list[str]:

@@ -344,7 +344,7 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
 # Auxiliaries that may stand between a subject and its routing verb ("MUST BE escalated",
 # "SHOULD GET routed"), and verbs that route a case when its subject comes first
 _ROUTING_AUX = frozenset({"be", "is", "are", "must", "should", "shall", "will", "get", "gets", "always", "immediately"})
-_ROUTING_EXTRA = frozenset({"send", "go", "hand", "reserve", "belong"})
+_ROUTING_EXTRA = frozenset({"send", "go", "hand", "reserve", "belong", "restrict", "limit"})
 # what may stand between a routing verb and its "to" ("goes STRAIGHT to underwriting")
 _ROUTING_ADVERBS = frozenset({"straight", "directly", "immediately", "right", "only", "always", "automatically"})
 
