@@ -96,7 +96,15 @@ office, a kayak outfitter, payroll software, estate sales, an allergy clinic) in
 style; heldout-gg (bail bonds, an aquarium store, contact lenses, roofing, jet cards,
 school enrollment, credit counseling, wine delivery) guards several things in each rule
 ("…, … or …", "such as", slashes). All four were scored blind first; ee was read for its
-shapes, ff for its two rules that derived nothing, dd and gg not at all.
+shapes, ff for its two rules that derived nothing, dd and gg not at all. heldout-hh
+(observability, payments, Kubernetes hosting, ERP consulting, MDR security, telematics, a
+lab information system, crypto custody) is technical teams' jargon ("No ETAs on P1
+fixes"); heldout-ii (a registrar, a family clinic, apartments, a carrier, a fitness
+studio, a vet, a staffing agency, a hotel) keeps other people's information from the one
+asking, and its hits name that person ("Yes, your daughter is enrolled"); both were
+scored blind, then read. heldout-jj (home health aides, tee times, textbook buyback, water
+heaters, speech therapy, lift tickets, a small-claims help center, infusion pharmacy), no
+set style, was written last, scored blind and not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -147,10 +155,13 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-aa.jsonl", 0.88, 0.13, ()),
         ("heldout-bb.jsonl", 0.83, 0.25, ()),
         ("heldout-cc.jsonl", 0.86, 0.27, ()),
-        ("heldout-dd.jsonl", 0.91, 0.09, ()),
-        ("heldout-ee.jsonl", 0.88, 0.16, ()),
-        ("heldout-ff.jsonl", 0.92, 0.23, ()),
+        ("heldout-dd.jsonl", 0.92, 0.08, ()),
+        ("heldout-ee.jsonl", 0.88, 0.14, ()),
+        ("heldout-ff.jsonl", 0.93, 0.23, ()),
         ("heldout-gg.jsonl", 0.88, 0.18, ()),
+        ("heldout-hh.jsonl", 0.88, 0.14, ()),
+        ("heldout-ii.jsonl", 0.84, 0.08, ()),
+        ("heldout-jj.jsonl", 0.91, 0.26, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

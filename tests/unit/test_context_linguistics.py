@@ -283,3 +283,18 @@ def test_past_after_a_verb_of_motion_and_gone_missing_are_no_cues() -> None:
 )
 def test_a_negative_contraction_typed_without_its_apostrophe_negates(sentence: str, term: str, negated: bool) -> None:
     assert (NEGATED in statuses(sentence, term)) is negated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "negated"),
+    [
+        ("Weekend delivery slots aren't available for this postcode.", "weekend delivery", True),
+        ("Same-day repairs are not offered at this branch.", "same-day repairs", True),
+        ("Express shipping is unavailable for oversized items.", "express shipping", True),
+        # before the hit it negates forward, as "aren't" alone does
+        ("Member rates aren't available to walk-in visitors.", "walk-in visitors", True),
+        ("Weekend delivery slots are available for this postcode.", "weekend delivery", False),
+    ],
+)
+def test_not_available_or_not_offered_negates_what_it_is_said_of(sentence: str, term: str, negated: bool) -> None:
+    assert (NEGATED in statuses(sentence, term)) is negated

@@ -982,3 +982,35 @@ def test_an_act_of_saying_frames_what_follows_it_as_a_frame_noun_does() -> None:
 def test_a_cut_word_after_a_determiner_is_a_modifier_and_a_flag_on_anything_where_names_its_case() -> None:
     assert {"visa", "fixer"} <= words("Never recommend a specific outside visa agent, consultant or fixer.")
     assert "asl" in words("Flag anything where the agent says an interpreter will sign ASL on site.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Never let anyone into a resident's storage unit.", "I'll let you into your uncle's storage unit today."),
+        ("Never reveal whether a member is behind on dues.", "Your wife is behind on her dues this quarter."),
+        ("Don't tell callers when a guest checks out.", "Your cousin checks out on Sunday morning."),
+    ],
+)
+def test_a_rule_that_keeps_a_persons_affairs_from_others_is_about_others(rule: str, draft: str) -> None:
+    """A rule does not keep a person's own affairs from that person: whose they are (a
+    possessive) or whom a telling is about (a wh-clause after it) is someone else."""
+    assert derive_topics(rule).about_others
+    assert held(gate(rule), draft)
+    assert not derive_topics("Escalate when a customer mentions a chargeback.").about_others
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Never confirm whether someone is a patient here.", "Yes, your brother is a patient here."),
+        ("Don't tell anyone whether a person is a member of the club.", "Your neighbour is a member of the club."),
+    ],
+)
+def test_being_one_of_those_served_is_what_a_rule_about_someone_guards(rule: str, draft: str) -> None:
+    assert held(gate(rule), draft)
+
+
+def test_an_attribute_of_time_leaves_the_act_it_times_to_stand_alone() -> None:
+    g = gate("Never give out part replacement ETAs.")
+    assert held(g, "Your part will be replaced by Thursday.")

@@ -760,9 +760,11 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             if tokens_[i] in ("when", "where", "whether") and (tokens_[i - 1] in _ABOUT or (
                     i > 1 and tokens_[i - 1] in ("/", "or", "and") and tokens_[i - 2] in _WH)
-                    or in_list("framing", tokens_[i - 1])):
+                    or in_list("framing", tokens_[i - 1])
+                    or i > 1 and in_list("tell", tokens_[i - 2]) and in_list("addressee", tokens_[i - 1])):
                 # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …", "say WHEN
-                # albums come back": a question, the object of the telling, so the topic
+                # albums come back", "tell callers WHEN a guest checks out": a question, the
+                # object of the telling, so the topic
                 continue
             if escalating and tokens_[i] in _TRIGGERS and all(t in _PLACEHOLDERS for t in tokens_[:i]):
                 return cut(tokens_[i + 1 :], escalating)  # "Flag IT WHENEVER someone asks …": the case

@@ -213,16 +213,42 @@ def _phrasal(verb: str, particle: str, last: bool) -> bool:
 def names_third_party(rule: str) -> bool:
     """Whether the clauses that state a rule name a person who is neither the one served
     nor the party the rule binds: "a RESIDENT's medication dose", "exploitation of a
-    RESIDENT", "a JOURNALIST's request". What the rule guards is then someone else's, and
-    a draft names them as someone else ("your mother's dose")."""
-    if not _ROLE_ENDING(rule.lower()):
-        return False  # no word with a role's ending: most rules, read without the dictionary
+    RESIDENT", "a JOURNALIST's request"; or name a person as the owner of what it guards
+    ("a TENANT'S apartment", "a GUEST'S room number") or as the one a telling is about
+    ("confirm WHETHER A GUEST is staying", "reveal WHEN A TENANT is away"): a rule does
+    not keep a person's own affairs from that person. What the rule guards is then
+    someone else's, and a draft names them as someone else ("your mother's dose")."""
+    low = rule.lower()
+    roles, owned, asked = bool(_ROLE_ENDING(low)), "'s" in low or "\u2019s" in low, bool(_WH_TOLD(low))
+    if not (roles or owned or asked):
+        return False  # no role, owner or question about someone: most rules, read without the dictionary
     for clause in rule_clauses(rule)[0]:
-        for token in clause:
-            if token[0].isalpha() and token.rstrip("s").endswith(_PERSON_SUFFIXES) and is_person(token) \
+        told = False
+        for i, token in enumerate(clause):
+            if not token[0].isalpha():
+                continue
+            if roles and token.rstrip("s").endswith(_PERSON_SUFFIXES) and is_person(token) \
                     and not in_list("addressee", token) and not in_list("actor", token):
                 return True
+            if owned and clause[i + 1 : i + 2] == ["'s"] and _someone(token):
+                return True
+            told = told or in_list("disclose", token) or in_list("tell", token) or any(
+                lemma in _CONFIRMING for lemma in lemmas(token))
+            if told and token in _WH and any(_someone(t) for t in clause[i + 1 : i + 5]):
+                return True
     return False
+
+
+# verbs that tell whether something is so, besides those of telling and handing over
+_CONFIRMING = frozenset({"confirm", "verify", "discuss", "release", "say", "mention", "reveal", "acknowledge"})
+# "whether", "when", "who" … after a verb of telling: a cheap first test of a rule's text
+_WH_TOLD = re.compile(r"\b(?:whether|when|where|who|which)\b").search
+
+
+def _someone(token: str) -> bool:
+    """A noun for a person, not the party the rule binds: "guest", "tenant", "worker"."""
+    return token[0].isalpha() and not in_list("actor", token) and (
+        in_list("addressee", token) or is_person(token) or is_agent(token))
 
 
 def is_person(token: str, suffixes: tuple[str, ...] = _PERSON_SUFFIXES) -> bool:
@@ -426,6 +452,9 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     preposition = state.preposition if in_pp else ""
     while i < len(item):
         role, n = _role(item, i)
+        if role == "addressee" and n == 1 and state.predicating and state.of_addressee and i \
+                and item[i - 1] in ("a", "an") and not phrase:
+            role = "content"  # "whether someone is A PATIENT here": being one is what the rule guards
         passive = role == "framing" and _passive_state(item, i, state, splitter)
         if passive:
             role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic

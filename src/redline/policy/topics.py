@@ -234,8 +234,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 for w in words):
             continue  # "such as the abdomen FOR ARM-ONLY SENSORS": what qualifies the example
         if first.of_addressee:
-            if len(phrase) == 1 and not first.weak and not first.person:
-                found.append((first, "a state of the person the rule is about"))
+            if len(phrase) == 1 and not first.weak and (not first.person or in_list("addressee", first.text)):
+                found.append((first, "a state of the person the rule is about"))  # "is a MINOR", "is a PATIENT here"
             continue
         kept = list(phrase)
         if len(kept) > 1 and kept[-1].light and (not kept[-1].attribute or _in_list("attribute_of_time", kept[-1].text)):
