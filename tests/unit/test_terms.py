@@ -158,6 +158,12 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("unauthorized", {"unauthorised"}),
         ("cancellation", {"cancel", "cancelled", "canceled"}),
         ("liability", {"liable"}),
+        ("aggressive", {"aggression"}),
+        ("successful", {"success"}),
+        ("reduction", {"reduce", "reduced"}),
+        # a word the dictionary does not know, by lemminflect's rules for unseen words
+        ("euthanized", {"euthanize", "euthanizing"}),
+        ("exfiltrated", {"exfiltrate", "exfiltrates"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -169,6 +175,7 @@ def test_a_family_stays_within_its_word() -> None:
     assert "refundable" not in family("refund")  # turned around by "non-refundable"
     assert "feed" not in family("fee")
     assert "homeless" not in family("home")
+    assert "euthaniz" not in family("euthanized")  # no stem that is not a word
 
 
 # -- matching ------------------------------------------------------------------------

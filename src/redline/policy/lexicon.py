@@ -155,16 +155,17 @@ def lemmas(word: str) -> frozenset[str]:
 
 
 def _regular_stems(word: str) -> set[str]:
-    """The bases a word the dictionary does not know may be a regular form of."""
+    """The bases a word the dictionary does not know may be a regular form of, from
+    lemminflect's rules for words it has not seen ("euthanized" -> euthanize, "doxxing"
+    -> doxx, "vpns" -> vpn)."""
+    import lemminflect
+
     stems: set[str] = set()
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            stems.add(stem)
-            if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "sxz":
-                stems.add(stem[:-1])  # "stopped" -> "stop"
+    if word.endswith(("ing", "ed")) and len(word) > 5:
+        stems.update(lemminflect.getAllLemmasOOV(word, "VERB").get("VERB", ()))
     if word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
-        stems.add(word[:-1])
+        stems.update(lemminflect.getAllLemmasOOV(word, "NOUN").get("NOUN", ()))
+    stems.discard(word)
     return {word} | stems if stems else set()
 
 
