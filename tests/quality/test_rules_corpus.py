@@ -104,7 +104,11 @@ studio, a vet, a staffing agency, a hotel) keeps other people's information from
 asking, and its hits name that person ("Yes, your daughter is enrolled"); both were
 scored blind, then read. heldout-jj (home health aides, tee times, textbook buyback, water
 heaters, speech therapy, lift tickets, a small-claims help center, infusion pharmacy), no
-set style, was written last, scored blind and not read.
+set style, was scored blind and not read; so was heldout-kk (patient transport, a craft
+beer store, preschool billing, tree removal, prepaid debit cards, photo printing,
+corporate relocation, a blood bank), written after every change but the last; heldout-ll
+(bridal alterations, a sliding-fee clinic, stairlifts, chess coaching, animal licensing, a
+dealer auction, hospice pharmacy, co-living), written with it, was scored blind, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -162,6 +166,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-hh.jsonl", 0.88, 0.14, ()),
         ("heldout-ii.jsonl", 0.84, 0.08, ()),
         ("heldout-jj.jsonl", 0.91, 0.26, ()),
+        ("heldout-kk.jsonl", 0.89, 0.22, ()),
+        ("heldout-ll.jsonl", 0.86, 0.21, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

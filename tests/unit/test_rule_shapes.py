@@ -1014,3 +1014,31 @@ def test_being_one_of_those_served_is_what_a_rule_about_someone_guards(rule: str
 def test_an_attribute_of_time_leaves_the_act_it_times_to_stand_alone() -> None:
     g = gate("Never give out part replacement ETAs.")
     assert held(g, "Your part will be replaced by Thursday.")
+
+
+def test_whoever_is_asked_for_something_is_asked_and_what_for_is_the_topic() -> None:
+    assert words("Never ask the family for payment at the door.") == {"payment"}
+    g = gate("Never ask the family for payment at the door.")
+    assert held(g, "Please have your payment ready when the driver arrives.")
+    assert not held(g, "The family can call us any time.")
+
+
+def test_instructions_are_a_kind_of_talk_and_frame_what_they_are_for() -> None:
+    rule = "Never give dosing instructions for warfarin."
+    assert "warfarin" in words(rule) and "instructions" not in words(rule)
+    assert held(gate(rule), "Take 5 mg of warfarin with dinner.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["Keep the seller's identity confidential.", "Agents must keep donor names private.",
+     "Keep our wholesale margins under wraps."],
+)
+def test_keep_something_confidential_forbids_disclosing_it(rule: str) -> None:
+    assert not {"confidential", "private", "wraps", "keep", "agents"} & words(rule)
+    assert words(rule)
+
+
+def test_a_gerund_a_verb_of_saying_governs_alone_is_what_is_said() -> None:
+    g = gate("Never quote pricing.")  # a rule that derived nothing before, and did not load
+    assert held(g, "Our pricing for the premium tier is $40 a month.")

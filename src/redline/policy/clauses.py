@@ -201,7 +201,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
-    found = _question(_record([_passive(_prohibition(clause)) for clause in clauses(written)])) or [[]]
+    found = _question(_record([_kept_secret(_passive(_prohibition(clause))) for clause in clauses(written)])) or [[]]
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
@@ -504,6 +504,26 @@ def _passive(clause: list[str]) -> list[str]:
         # CARGO" goes on with its topic; a condition after it is cut as after any rule
         return ["never", framing[0] if framing else "mention", *clause[start:i], *rest]
     return clause
+
+
+def _kept_secret(clause: list[str]) -> list[str]:
+    """"Keep the seller's identity confidential", "Keep pricing under wraps": a directive
+    that wraps what it guards, read as "Never disclose the seller's identity"."""
+    opens = 0
+    while opens < min(len(clause), 5) and clause[opens] not in ("keep", "keeps") and (
+            clause[opens] in WORDS["closed"] or clause[opens] in MODALS or in_list("actor", clause[opens])):
+        opens += 1  # "AGENTS MUST keep …", "THE ASSISTANT SHOULD ALWAYS keep …"
+    if len(clause) - opens < 3 or clause[opens] not in ("keep", "keeps"):
+        return clause
+    for ending in _SECRET:
+        n = len(ending)
+        if clause[-n:] == list(ending) and len(clause) - opens - n > 1:
+            return ["never", "disclose", *clause[opens + 1 : -n]]  # the party it binds is no topic
+    return clause
+
+
+_SECRET = (("confidential",), ("private",), ("secret",), ("internal",), ("quiet",), ("under", "wraps"),
+           ("to", "yourself"), ("to", "ourselves"), ("in", "house"), ("in-house",))
 
 
 # the auxiliaries of a passive ("are NOT TO BE offered", "MUST NEVER BE given") and what

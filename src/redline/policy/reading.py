@@ -429,8 +429,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after)
             # "advise FREELANCERS on how to …": a person, then what they are told about
             about = following in _TOPIC_PREPOSITIONS and all(is_person(w.text) or is_agent(w.text) for w in phrase)
+            # "ask THE FAMILY for payment": whoever is asked for something is asked, not asked for
+            asked_for = following == "for" and any("ask" in lemmas(t) for t in item[:i])
             if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
-                    or infinitive or about:
+                    or infinitive or about or asked_for:
                 for w in phrase:
                     w.person = w.light = True
             state.recipient = False
@@ -573,7 +575,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "a client OF THE FIRM" modifies the person; "travelers WITH disabilities" is the topic
             after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in _TOPIC_PREPOSITIONS
             predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
-            in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative
+            # "ask the family FOR PAYMENT": after the person asked, what they are asked for
+            asked_for = item[i] == "for" and bool(words) and words[-1].person and words[-1].item == index \
+                and any("ask" in lemmas(t) for t in item[:i])
+            in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative \
+                and not asked_for
             preposition = item[i]
         if role == "any":
             container_pending = True

@@ -418,4 +418,10 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
         for w in [w for w in nouns if not w.in_pp] or nouns:
             add(_units(w), "the only noun the rule names (a weak topic)", w)
+    if not topics and weak:
+        # "Never quote PRICING": a gerund the rule's verb of saying governs, read as a verb
+        # for want of an object, is what is said
+        for w in words:
+            if w.verb and w.bare and w.text.endswith("ing") and not w.person:
+                add(_units(w), "the only word the rule names (a weak topic)", w)
     return tuple(Topic(units, why, negative) for units, (why, negative) in topics.items())
