@@ -298,3 +298,23 @@ def test_a_negative_contraction_typed_without_its_apostrophe_negates(sentence: s
 )
 def test_not_available_or_not_offered_negates_what_it_is_said_of(sentence: str, term: str, negated: bool) -> None:
     assert (NEGATED in statuses(sentence, term)) is negated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "status", "expected"),
+    [
+        ("Your dress will be stored for free until June.", "stored", NEGATED, False),
+        ("I'll clear the cache to free up space.", "cache", NEGATED, False),
+        ("It ships free of charge to your door.", "door", NEGATED, False),
+        ("The patient is pain free today.", "pain", NEGATED, True),
+        ("We extend updates past its end of life.", "end of life", HISTORICAL, False),
+        ("Support was extended past the deadline.", "deadline", HISTORICAL, False),
+        ("A well-known actor is a member here.", "actor", HISTORICAL, False),
+        ("Put the savings in an S&P 500 fund.", "fund", HISTORICAL, False),
+        ("Patient is s/p appendectomy.", "appendectomy", HISTORICAL, True),
+    ],
+)
+def test_free_past_known_and_s_and_p_in_their_other_senses_set_nothing(
+    sentence: str, term: str, status: Status, expected: bool
+) -> None:
+    assert (status in statuses(sentence, term)) is expected
