@@ -108,7 +108,12 @@ set style, was scored blind and not read; so was heldout-kk (patient transport, 
 beer store, preschool billing, tree removal, prepaid debit cards, photo printing,
 corporate relocation, a blood bank), written after every change but the last; heldout-ll
 (bridal alterations, a sliding-fee clinic, stairlifts, chess coaching, animal licensing, a
-dealer auction, hospice pharmacy, co-living), written with it, was scored blind, then read.
+dealer auction, hospice pharmacy, co-living), written with it, was scored blind, then read. heldout-mm
+(airport wheelchair assistance, e-book lending, radon and mold inspection, frozen food
+boxes, a college ticket office, a mobile notary, a microchip registry, a hotel spa) and
+heldout-nn (driving lessons, solar panel cleaning, scrubs, crowdfunding, retirement dining,
+egg freezing, towing, a language immersion program), no set style, were written last and
+scored blind; mm was not read, nn was.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -168,6 +173,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-jj.jsonl", 0.91, 0.26, ()),
         ("heldout-kk.jsonl", 0.89, 0.22, ()),
         ("heldout-ll.jsonl", 0.86, 0.21, ()),
+        ("heldout-mm.jsonl", 0.84, 0.26, ()),
+        ("heldout-nn.jsonl", 0.81, 0.20, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -318,3 +318,7 @@ def test_free_past_known_and_s_and_p_in_their_other_senses_set_nothing(
     sentence: str, term: str, status: Status, expected: bool
 ) -> None:
     assert (status in statuses(sentence, term)) is expected
+
+
+def test_all_or_nothing_names_a_kind_of_campaign_and_negates_nothing() -> None:
+    assert NEGATED not in statuses("Your all-or-nothing campaign receives partial funds.", "partial funds")

@@ -1042,3 +1042,28 @@ def test_keep_something_confidential_forbids_disclosing_it(rule: str) -> None:
 def test_a_gerund_a_verb_of_saying_governs_alone_is_what_is_said() -> None:
     g = gate("Never quote pricing.")  # a rule that derived nothing before, and did not load
     assert held(g, "Our pricing for the premium tier is $40 a month.")
+
+
+def test_an_instruction_after_a_heading_that_names_its_own_content_is_stated_with_it() -> None:
+    rule = "Sizes - never promise a jacket will fit."
+    assert "jacket" in words(rule)
+    assert held(gate(rule), "This jacket will fit you perfectly.")
+    # one that points back at the heading leaves the heading the topic
+    assert "spec" not in words("battery backup sizing - dont spec it yourself")
+    # a routing after the heading sends its case on: the destination is no topic
+    assert "ops" not in words("medical oxygen requests - escalate to ops, sales cant promise it")
+
+
+def test_a_directive_after_a_comma_opens_a_second_rule() -> None:
+    rule = "Billing disputes: refer to Accounts, don't waive late fees yourself."
+    assert "waive" in words(rule)
+    assert held(gate(rule), "I've waived the late fee on your statement.")
+
+
+def test_the_person_told_is_not_paired_with_what_they_are_told() -> None:
+    assert "families" not in words("Do not tell families that students can go out unsupervised at night.")
+
+
+def test_a_rule_whose_only_noun_is_the_person_told_guards_what_is_said_of_someone() -> None:
+    rule = "Never tell a landlord whether their tenant was evicted before."
+    assert words(rule) == {"evicted"}  # it derived nothing, and did not load, with the person told unpaired

@@ -161,6 +161,7 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("aggressive", {"aggression"}),
         ("successful", {"success"}),
         ("reduction", {"reduce", "reduced"}),
+        ("fluency", {"fluent"}),
         # a word the dictionary does not know, by lemminflect's rules for unseen words
         ("euthanized", {"euthanize", "euthanizing"}),
         ("exfiltrated", {"exfiltrate", "exfiltrates"}),

@@ -128,14 +128,29 @@ def clauses(tokens_: list[str]) -> list[list[str]]:
     if not _DASHES.isdisjoint(tokens_):
         tokens_ = _dashes_read(tokens_)
     out: list[list[str]] = [[]]
-    for token in tokens_:
+    for i, token in enumerate(tokens_):
         if token in _CLAUSE_END:
+            out.append([])
+        elif token == "," and out[-1] and i + 1 < len(tokens_) and tokens_[i + 1] in _COMMA_DIRECTIVES \
+                and phrase_at(tokens_, i + 1, "directive") and out[-1][0] not in _EXCEPTIONS \
+                and _names_its_own(_until_clause_end(tokens_, i + 1)):
+            # "refer to Resident Accounts, DON'T adjust charges yourself", "When someone asks
+            # about a missed departure, DON'T tell them …": a rule of its own after the comma
+            # (an exception before it stays with it: "Unless …, do not waive …", and so does a
+            # rule that points back: "if a tenant asks about the pet deposit, don't tell them
+            # IT'll be returned")
             out.append([])
         else:
             out[-1].append(token)
     if not _ARROWS.isdisjoint(tokens_):
         out = [_routed(c) for c in out]
     return [c for c in out if c]
+
+
+# the words that open an exception before a rule (`_exception_first`)
+_EXCEPTIONS = frozenset({"except", "unless", "apart", "other", "save"})
+# the directives that open a second rule after a comma (not "not": "say X, NOT Y" corrects)
+_COMMA_DIRECTIVES = frozenset({"don't", "dont", "never", "do", "avoid"})
 
 
 def _routed(clause: list[str]) -> list[str]:
@@ -218,9 +233,12 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     stated: list[list[str]] = found[:1]
     rationale: list[list[str]] = []
     later = found[1:]
-    if later and label is None and _dash_after_first(written) and _heading(found[0]) and _instructs(later[0]):
+    if later and label is None and _dash_after_first(written) and _heading(found[0]) and _instructs(later[0]) \
+            and not _names_its_own(later[0]):
         # "battery backup sizing - dont spec it yourself, book an energy consultant": a
-        # heading names the topic, and what follows says what to do with it ("it")
+        # heading names the topic, and what follows says what to do with it ("it"); one
+        # that names its own ("Sizing - don't tell anyone A SIZE will definitely FIT") is
+        # stated with it
         rationale.append(later.pop(0))
     for clause in later:
         opens, n = _directive(clause)  # "Agents must not …", "The assistant should never …"; not "always use …"
@@ -606,7 +624,7 @@ def _exception_first(clause: list[str]) -> list[str]:
     """"Except during an advertised promotion, never waive the joining fee": an exception
     before the rule names when it does not apply, not what it guards; the rule is what
     follows the comma. Any other clause as it is."""
-    if len(clause) < 4 or clause[0] not in ("except", "unless", "apart", "other", "save") or "," not in clause:
+    if len(clause) < 4 or clause[0] not in _EXCEPTIONS or "," not in clause:
         return clause
     for i, token in enumerate(clause):
         if token == "," and _forbids(clause[i + 1 :]):
@@ -650,6 +668,24 @@ def _refers_back(rest: list[str]) -> bool:
 
 # a demonstrative for what the rule said (not "it", which names a thing: "agent can't raise IT")
 _POINTING_BACK = frozenset({"that", "this", "so"})
+
+
+def _names_its_own(clause: list[str]) -> bool:
+    """Whether an instruction names a thing of its own past its directive and first verb
+    ("don't tell anyone A SIZE will fit"), rather than pointing back ("dont spec IT",
+    "don't tell them it'll be RETURNED", "don't say YES")."""
+    opens, n = _directive(clause)
+    if not n:
+        return False  # "escalate to ops": a routing sends the heading's case on
+    rest = clause[opens + n + 1 :]  # past the directive and the verb it governs, up to a comma
+    rest = rest[: rest.index(",")] if "," in rest else rest
+    return any(_content(t) and t not in _POINTING_BACK and t not in ("yes", "no") and "NOUN" in part_of_speech(t)
+               for t in rest)
+
+
+def _until_clause_end(tokens_: list[str], start: int) -> list[str]:
+    end = next((j for j in range(start, len(tokens_)) if tokens_[j] in _CLAUSE_END), len(tokens_))
+    return tokens_[start:end]
 
 
 def _heading(clause: list[str]) -> bool:

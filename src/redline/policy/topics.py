@@ -352,7 +352,8 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
     for w in words:  # "their claim IS APPROVED", "two drugs ARE SAFE to take TOGETHER"
         if w.predicate:
             for subject in _subject(w, words):
-                pairs.append((subject, w, "what the rule says of a subject"))
+                if not (subject.person and subject.light):  # "tell FAMILIES that students can go out": who is told
+                    pairs.append((subject, w, "what the rule says of a subject"))
             for other in words:
                 if other.predicate and other is not w and other.item == w.item and other.clause == w.clause \
                         and words.index(other) > words.index(w):
@@ -424,4 +425,10 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
         for w in words:
             if w.verb and w.bare and w.text.endswith("ing") and not w.person:
                 add(_units(w), "the only word the rule names (a weak topic)", w)
+    if not topics and weak:
+        # "tell an employer whether their employee was SEEN here": what is said of someone,
+        # where the only noun is the person told
+        for w in words:
+            if w.predicate and not w.light and not w.in_pp:
+                add(_units(w), "what the rule says of someone (a weak topic)", w)
     return tuple(Topic(units, why, negative) for units, (why, negative) in topics.items())
