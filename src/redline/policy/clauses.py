@@ -524,6 +524,16 @@ def _passive(clause: list[str]) -> list[str]:
     return clause
 
 
+# the auxiliaries of a passive ("are NOT TO BE offered", "MUST NEVER BE given") and what
+# may stand among them
+_PASSIVE_AUX = frozenset(
+    "is are was were be been being must shall should may can will would cannot can't mustn't shan't isn't aren't "
+    "won't shouldn't mayn't".split()
+)
+_PASSIVE_LINKS = frozenset({"not", "never", "to", "ever", "strictly", "expressly", "absolutely", "in", "no", "way"})
+_NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
+
+
 def _kept_secret(clause: list[str]) -> list[str]:
     """"Keep the seller's identity confidential", "Keep pricing under wraps": a directive
     that wraps what it guards, read as "Never disclose the seller's identity"."""
@@ -542,16 +552,6 @@ def _kept_secret(clause: list[str]) -> list[str]:
 
 _SECRET = (("confidential",), ("private",), ("secret",), ("internal",), ("quiet",), ("under", "wraps"),
            ("to", "yourself"), ("to", "ourselves"), ("in", "house"), ("in-house",))
-
-
-# the auxiliaries of a passive ("are NOT TO BE offered", "MUST NEVER BE given") and what
-# may stand among them
-_PASSIVE_AUX = frozenset(
-    "is are was were be been being must shall should may can will would cannot can't mustn't shan't isn't aren't "
-    "won't shouldn't mayn't".split()
-)
-_PASSIVE_LINKS = frozenset({"not", "never", "to", "ever", "strictly", "expressly", "absolutely", "in", "no", "way"})
-_NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
 
 
 _BE = frozenset({"is", "are", "shall", "will", "may"})
