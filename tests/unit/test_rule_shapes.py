@@ -1067,3 +1067,11 @@ def test_the_person_told_is_not_paired_with_what_they_are_told() -> None:
 def test_a_rule_whose_only_noun_is_the_person_told_guards_what_is_said_of_someone() -> None:
     rule = "Never tell a landlord whether their tenant was evicted before."
     assert words(rule) == {"evicted"}  # it derived nothing, and did not load, with the person told unpaired
+
+
+def test_a_list_of_noun_phrases_after_a_dash_gives_examples_of_the_rule() -> None:
+    rule = "No plumbing repairs by chat - leaking valves, burst pipes, clogged drains."
+    assert {"valves", "pipes", "drains"} & words(rule)
+    assert held(gate(rule), "Tighten the leaking valve under the sink with a wrench.")
+    # a dash before an instruction is no list of examples
+    assert "spec" not in words("battery backup sizing - dont spec it yourself, book an energy consultant")

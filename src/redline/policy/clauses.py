@@ -172,9 +172,31 @@ def _dashes_read(tokens_: list[str]) -> list[str]:
         if token in _DASHES:
             following = tokens_[i + 1 : i + 3]
             goes_on = bool(following) and (following[0] in _LIST_GOES_ON or " ".join(following) in _LIST_GOES_ON)
+            if not goes_on and out and _examples(tokens_, i + 1):
+                out += [",", "such", "as"]  # "No electrical troubleshooting - inverter faults, tripped breakers, wiring"
+                continue
             token = "," if goes_on else ";"  # "\u2014 such as …": the list goes on
         out.append(token)
     return out
+
+
+def _examples(tokens_: list[str], start: int) -> bool:
+    """Whether what follows a dash, up to the clause's end or the next dash, is a list of
+    short noun phrases with no verb of its own: examples of what the rule before it names."""
+    end = next((j for j in range(start, len(tokens_)) if tokens_[j] in _CLAUSE_END or tokens_[j] in _DASHES),
+               len(tokens_))
+    span = tokens_[start:end]
+    if "," not in span:
+        return False
+    items_: list[list[str]] = [[]]
+    for token in span:
+        if token == ",":
+            items_.append([])
+        else:
+            items_[-1].append(token)
+    return all(0 < len(item) <= 6 for item in items_) and not any(
+        t in WORDS["aux"] or t in MODALS or phrase_at(span, k, "directive") or phrase(span, k, "escalate")
+        for k, t in enumerate(span))
 
 
 def about_others(rule: str) -> bool:
