@@ -1075,3 +1075,13 @@ def test_a_list_of_noun_phrases_after_a_dash_gives_examples_of_the_rule() -> Non
     assert held(gate(rule), "Tighten the leaking valve under the sink with a wrench.")
     # a dash before an instruction is no list of examples
     assert "spec" not in words("battery backup sizing - dont spec it yourself, book an energy consultant")
+
+
+def test_what_needs_someones_leave_is_the_topic_not_whose_leave_it_needs() -> None:
+    rule = "Refunds over $100 require manager approval."
+    assert words(rule) == {"refunds"}
+    g = gate(rule)
+    assert held(g, "I've refunded the $150 to your card.")
+    assert not held(g, "Your manager can update the billing contact.")
+    # a clause whose verb comes after "and" has no noun phrase right before "need"
+    assert "review" not in words("Never promise a deposit back. Deposit decisions sit with the office and need a review.")

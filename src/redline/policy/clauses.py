@@ -238,7 +238,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
-    found = _question(_record([_kept_secret(_passive(_prohibition(clause))) for clause in clauses(written)])) or [[]]
+    found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(clause))))
+                               for clause in clauses(written)])) or [[]]
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
@@ -554,6 +555,24 @@ _PASSIVE_AUX = frozenset(
 )
 _PASSIVE_LINKS = frozenset({"not", "never", "to", "ever", "strictly", "expressly", "absolutely", "in", "no", "way"})
 _NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
+
+
+def _needs_approval(clause: list[str]) -> list[str]:
+    """"Refunds over $100 require manager approval", "Any change to a delivery address
+    needs a supervisor's sign-off": what needs someone's leave is what the rule guards,
+    read as "Never mention refunds over $100"; whose leave it needs is no topic."""
+    if len(clause) < 3 or phrase_at(clause, 0, "directive"):
+        return clause
+    for i in range(1, len(clause) - 1):
+        if not any(lemma in ("require", "need") for lemma in lemmas(clause[i])):
+            continue
+        rest = clause[i + 1 : i + 6]
+        if clause[i - 1] in WORDS["closed"]:
+            return clause  # "… sit with the manager AND need …": no noun phrase right before it
+        if any(_content(t) for t in clause[:i]) and any(in_list("permission", t) for t in rest):
+            return ["never", "mention", *clause[:i]]
+        return clause
+    return clause
 
 
 def _kept_secret(clause: list[str]) -> list[str]:
