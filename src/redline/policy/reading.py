@@ -210,6 +210,11 @@ def _phrasal(verb: str, particle: str, last: bool) -> bool:
     return last or any(zipf(lemma + particle) >= _MIN_JOINED_ZIPF for lemma in lemmas(verb))
 
 
+def _asked(item: list[str], i: int) -> bool:
+    """Whether a form of "ask" stands before item[i] ("ask the family FOR payment")."""
+    return any("ask" in lemmas(t) for t in item[:i])
+
+
 def names_third_party(rule: str) -> bool:
     """Whether the clauses that state a rule name a person who is neither the one served
     nor the party the rule binds: "a RESIDENT's medication dose", "exploitation of a
@@ -430,7 +435,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "advise FREELANCERS on how to …": a person, then what they are told about
             about = following in _TOPIC_PREPOSITIONS and all(is_person(w.text) or is_agent(w.text) for w in phrase)
             # "ask THE FAMILY for payment": whoever is asked for something is asked, not asked for
-            asked_for = following == "for" and any("ask" in lemmas(t) for t in item[:i])
+            asked_for = following == "for" and _asked(item, i)
             if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
                     or infinitive or about or asked_for:
                 for w in phrase:
@@ -577,7 +582,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
             # "ask the family FOR PAYMENT": after the person asked, what they are asked for
             asked_for = item[i] == "for" and bool(words) and words[-1].person and words[-1].item == index \
-                and any("ask" in lemmas(t) for t in item[:i])
+                and _asked(item, i)
             in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative \
                 and not asked_for
             preposition = item[i]

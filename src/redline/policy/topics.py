@@ -29,6 +29,7 @@ delegated to that detector instead (see `DETECTOR_TOPICS`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -388,6 +389,17 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
     return pairs
 
 
+# Where a rule names no noun to guard, in this order: a gerund its verb of saying governs,
+# read as a verb for want of an object ("Never quote PRICING"); then what it says of
+# someone, where the only noun is the person told ("tell an employer whether their
+# employee was SEEN here")
+_LAST_RESORTS: tuple[tuple[Callable[[Word], bool], str], ...] = (
+    (lambda w: w.verb and w.bare and w.text.endswith("ing") and not w.person,
+     "the only word the rule names (a weak topic)"),
+    (lambda w: w.predicate and not w.light and not w.in_pp, "what the rule says of someone (a weak topic)"),
+)
+
+
 def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple[Topic, ...]:
     """The rule's topics; with `weak`, its only noun where nothing else stands (none
     where a built-in detector guards what the rule names: "collect SSNs over CHAT")."""
@@ -419,16 +431,10 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
         for w in [w for w in nouns if not w.in_pp] or nouns:
             add(_units(w), "the only noun the rule names (a weak topic)", w)
-    if not topics and weak:
-        # "Never quote PRICING": a gerund the rule's verb of saying governs, read as a verb
-        # for want of an object, is what is said
+    for fallback, why in _LAST_RESORTS:
+        if topics or not weak:
+            break
         for w in words:
-            if w.verb and w.bare and w.text.endswith("ing") and not w.person:
-                add(_units(w), "the only word the rule names (a weak topic)", w)
-    if not topics and weak:
-        # "tell an employer whether their employee was SEEN here": what is said of someone,
-        # where the only noun is the person told
-        for w in words:
-            if w.predicate and not w.light and not w.in_pp:
-                add(_units(w), "what the rule says of someone (a weak topic)", w)
+            if fallback(w):
+                add(_units(w), why, w)
     return tuple(Topic(units, why, negative) for units, (why, negative) in topics.items())
