@@ -69,8 +69,12 @@ def test_each_int8_stored_product_becomes_an_integer_product_with_the_same_resul
 def test_the_float_copies_of_rewritten_weights_are_dropped() -> None:
     model, _ = _model([_weights(16, 24)])
     graph = onnx.load_from_string(int8_matmuls(model)[0]).graph
-    assert {t.name for t in graph.initializer} == {"w0_q", "w0_scale"}
+    # the int8 weight is kept as uint8 with zero point 128 (see the module): same values
+    assert {t.name for t in graph.initializer} == {"w0_q/u8", "w0_scale", "int8/zero_point_128"}
     assert not any(node.output[0] in {"w0_f", "w0"} for node in graph.node)
+    stored = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    original = {t.name: numpy_helper.to_array(t) for t in onnx.load_from_string(model).graph.initializer}
+    np.testing.assert_array_equal(stored["w0_q/u8"].astype(np.int16) - 128, original["w0_q"])
 
 
 def test_one_quantization_of_an_input_serves_every_product_that_reads_it() -> None:
