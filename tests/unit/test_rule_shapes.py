@@ -1085,3 +1085,33 @@ def test_what_needs_someones_leave_is_the_topic_not_whose_leave_it_needs() -> No
     assert not held(g, "Your manager can update the billing contact.")
     # a clause whose verb comes after "and" has no noun phrase right before "need"
     assert "review" not in words("Never promise a deposit back. Deposit decisions sit with the office and need a review.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft", "clean"),
+    [
+        ("Do not quote a price without a site survey.", "I can quote you $650 for the hood and duct cleaning.",
+         "The site survey takes about an hour."),
+        ("Never promise a firm price for surgery.", "$2,800 firm, for the mass removal surgery.",
+         "The surgery takes about two hours."),
+        ("Don't tell donors the bonus amount.", "For your third donation, the bonus comes to 75 dollars.",
+         "Your third donation this month earns a bonus."),
+        ("Never quote repair costs over the phone.", "The repair will run around €1,200.",
+         "Your repair is booked for Tuesday."),
+    ],
+)
+def test_an_amount_of_money_counts_as_the_noun_that_names_one(rule: str, draft: str, clean: str) -> None:
+    g = gate(rule)
+    assert held(g, draft)
+    assert not held(g, clean)
+
+
+def test_an_amount_stands_for_a_money_noun_only_not_a_verb_and_pounds_are_a_weight() -> None:
+    assert {t.money for t in derive_topics("Never quote a price.").topics} == {("price",)}
+    # "charge" is the act here, not an amount: a sum in a draft does not stand for it
+    assert all(not t.money for t in derive_topics("Never charge a card twice.").topics)
+    assert not held(gate("Never charge a card twice."), "Your card was billed $40 for the order.")
+    g = gate("Do not quote a price without a site survey.")
+    assert not held(g, "The puppy gained 5 pounds since the last visit.")
+    assert not held(g, "Room 12 is ready, and the survey is at 3.")
+    assert not held(g, "We can't quote a price before the survey, not even $500.")  # negated, as any hit

@@ -65,6 +65,9 @@ class Topic:
     # the rule states it in the negative ("say an investment can't LOSE MONEY"): a
     # negation in the draft is then the forbidden statement, not a denial of it
     negative: bool = False
+    # its words that name an amount of money ("quote a PRICE"): an amount a draft writes
+    # ("$650", "1,800 dollars") counts as that word
+    money: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -403,12 +406,13 @@ _LAST_RESORTS: tuple[tuple[Callable[[Word], bool], str], ...] = (
 def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple[Topic, ...]:
     """The rule's topics; with `weak`, its only noun where nothing else stands (none
     where a built-in detector guards what the rule names: "collect SSNs over CHAT")."""
-    topics: dict[tuple[str, ...], tuple[str, bool]] = {}
+    topics: dict[tuple[str, ...], tuple[str, bool, tuple[str, ...]]] = {}
 
     def add(units: tuple[str, ...], why: str, *of: Word) -> None:
         units = tuple(dict.fromkeys(u for u in units if u))
         if units and units not in topics and units[::-1] not in topics and len(topics) < _MAX_TOPICS:
-            topics[units] = why, any(w.negated for w in of)
+            money = tuple(w.text for w in of if w.text in units and _names_money(w))
+            topics[units] = why, any(w.negated for w in of), money
 
     alone: set[str] = set()
     for w, why in _singles(words, rationale):
@@ -437,4 +441,10 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
         for w in words:
             if fallback(w):
                 add(_units(w), why, w)
-    return tuple(Topic(units, why, negative) for units, (why, negative) in topics.items())
+    return tuple(Topic(units, why, negative, money) for units, (why, negative, money) in topics.items())
+
+
+def _names_money(word: Word) -> bool:
+    """A noun that names an amount of money ("a firm PRICE", "the service FEES"), not a
+    verb of the same spelling ("CHARGE the card", "RENT a car")."""
+    return not word.verb and not word.adjective and not word.parts and _in_list("money", word.text)

@@ -58,6 +58,16 @@ def term_words(term: str) -> tuple[str, ...]:
     return tuple(separate(normalize(term).text).split())
 
 
+# An amount of money as a draft writes it (normalized: lower case, NFKC): a currency sign
+# before the number ("$1,200.50", "us$5", "€30", "£40k") or a currency word after it
+# ("1,800 dollars", "30k usd"). "Pounds" is left out: it weighs as often as it pays.
+_MONEY = re2.compile(
+    r"(?:(?:\b(?:us|c|a|nz|hk|s))?[$£€¥₹]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:k|m|bn|thousand|million|billion)\b)?)"
+    r"|(?:\b\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:k|m|thousand|million|billion))?\s?"
+    r"(?:dollars?|bucks|euros?|cents?|usd|eur|gbp|cad|aud|rupees?|yen)\b)",
+    options=_RE2_OPTIONS)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSpec:
     """One rule as the screen runs it, whatever the policy section it came from."""
@@ -116,6 +126,7 @@ class Matcher:
         # a key's owners: (rule, term) for a phrase; (rule, topic label, slot, slots) for a
         # word of a topic, where `slots` is 1 or 2
         owners: dict[str, dict[tuple[int, str, int, int], None]] = {}
+        money: dict[tuple[int, str, int, int], None] = {}  # the words an amount of money stands for
         for index, rule in enumerate(rules):
             for term in rule.terms:
                 normal = normalize(term).text
@@ -129,9 +140,12 @@ class Matcher:
                 for slot, unit in enumerate(topic.words):
                     for key in topic_keys(unit):
                         owners.setdefault(key, {})[(index, topic.label, slot, len(topic.words))] = None
+                    if unit in topic.money:
+                        money[(index, topic.label, slot, len(topic.words))] = None
         self._keys = list(owners)
         self._owners = [tuple(owners[k]) for k in self._keys]
         self._automaton = ahocorasick_rs.AhoCorasick(self._keys) if self._keys else None
+        self._money = tuple(money)
         self._patterns: list[tuple[int, re2._Regexp]] = []
         self._pattern_set = None
         for index, rule in enumerate(rules):
@@ -164,6 +178,14 @@ class Matcher:
                         hits.append(_new_hit(RawHit, (rule, start, end - 2, term, False, ())))
                     else:
                         halves.setdefault((rule, term), []).append((start, end - 2, slot))
+            if self._money:
+                for match in _MONEY.finditer(shadow_text):
+                    start, end = match.span()
+                    for rule, term, slot, slots in self._money:
+                        if slots == 1:
+                            hits.append(_new_hit(RawHit, (rule, start, end, term, False, ())))
+                        else:
+                            halves.setdefault((rule, term), []).append((start, end, slot))
             for (rule, term), found in halves.items():
                 hits.extend(_pairs(rule, term, found, keyed, shadow_text))
         if self._pattern_set is not None:
