@@ -1115,3 +1115,31 @@ def test_an_amount_stands_for_a_money_noun_only_not_a_verb_and_pounds_are_a_weig
     assert not held(g, "The puppy gained 5 pounds since the last visit.")
     assert not held(g, "Room 12 is ready, and the survey is at 3.")
     assert not held(g, "We can't quote a price before the survey, not even $500.")  # negated, as any hit
+
+
+def test_a_verdict_after_a_dash_forbids_what_comes_before_it_and_a_field_name_forbids_what_follows() -> None:
+    rule = "Diagnosis by chat - not allowed. Nobody gets told what condition they have before an exam."
+    assert "diagnosis" in labels(rule)
+    g = gate(rule)
+    assert held(g, "From your description, my diagnosis is a pinched nerve.")
+    assert held(g, "I'm diagnosing this as a sprain.")
+    assert "refunds" in labels("Not allowed: promising refunds.")  # a field's name, then what it holds
+    assert "refund" in labels("Refund promises: prohibited.")
+
+
+def test_a_noun_made_of_a_phrasal_verb_has_its_plural_on_the_particle() -> None:
+    rule = "No check-ins without a passport."
+    assert labels(rule) == {"check in"}
+    g = gate(rule)
+    for draft in ("You can check in without a passport tonight.", "Checking in without your passport is fine.",
+                  "Check-ins are open until midnight for you."):
+        assert held(g, draft)
+    assert not held(g, "Checkout is at 11 and the kitchen opens at 7.")
+
+
+def test_a_phrase_english_also_writes_as_one_word_guards_that_word() -> None:
+    g = gate("Flag any reply mentioning bed bugs.")
+    assert held(g, "Dorm 4 is being treated for bedbugs today.")
+    assert held(g, "We found bed bugs in room 9.")
+    assert not held(g, "Your bed is made up with fresh linen.")
+    assert "fireproof" in labels("Never guarantee the chimney is fire-proof after a sweep.")

@@ -165,6 +165,8 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # a word the dictionary does not know, by lemminflect's rules for unseen words
         ("euthanized", {"euthanize", "euthanizing"}),
         ("exfiltrated", {"exfiltrate", "exfiltrates"}),
+        # a derived word the dictionary does not list, read by its parts: excuse + -al
+        ("excusals", {"excuse", "excused"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:

@@ -238,6 +238,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
+    written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(clause))))
                                for clause in clauses(written)])) or [[]]
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
@@ -273,6 +274,25 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
             and not clause[0].endswith("ing") and not _sends_on(clause[n:])
         (stated if forbids or routes else rationale).append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+def _verdicts(written: list[str]) -> list[str]:
+    """"Diagnosis by chat - NOT ALLOWED.", "Refund promises: prohibited": a noun phrase, a
+    dash or colon, and a participle of forbidding that ends the sentence is a verdict on
+    what comes before it, read as "Diagnosis by chat IS not allowed" (`_passive`). A
+    forbidding phrase that goes on ("Not allowed: promising refunds") names a field
+    (`_record`), and so does one that opens the sentence."""
+    out = list(written)
+    for i, token in enumerate(written):
+        if token not in _DASHES and token != ":" or not i or written[i - 1] in _CLAUSE_END:
+            continue
+        n = phrase_at(written, i + 1, "forbidden")
+        if n and (i + 1 + n == len(written) or written[i + 1 + n] in _SENTENCE_END):
+            out[i] = "is"
+    return out
+
+
+_SENTENCE_END = frozenset(".!;")
 
 
 def _role_preamble(written: list[str]) -> int:

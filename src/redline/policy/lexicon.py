@@ -268,7 +268,9 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     for lemma in list(bases):
         if lemma.endswith(_SPELLING_ENDINGS):  # `_respellings`' own first test, without the call
             bases.update(_respellings(lemma))
-    if derive and (part_of_speech(word) or zipf(word) >= _MIN_ZIPF_UNKNOWN):
+    if derive:
+        # a word the dictionary does not list is read by its parts too: "excusal" is
+        # excuse + -al (each candidate must be a word the dictionary lists, `_derived`)
         for lemma in list(bases):
             bases.update(_derived(lemma))
     forms: set[str] = set()

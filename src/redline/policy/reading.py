@@ -39,6 +39,8 @@ _DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
+# the particles of nouns made from phrasal verbs ("a check-in", "a sign-up", "an add-on")
+_NOUN_PARTICLES = _PARTICLES | {"in", "on", "by"}
 _NUMBERS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
     "fifty hundred thousand million billion once twice half dozen".split()
@@ -283,6 +285,8 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     """A content word, told verb or not by the dictionary and its place in the rule."""
     parts = tuple(p for p in token.split("-") if p) if "-" in token else ()
     if parts:  # a compound is a noun or a modifier: "estate-planning", "trade-in"
+        if len(parts) > 1 and parts[-1][:-1] in _NOUN_PARTICLES and parts[-1].endswith("s"):
+            parts = (*parts[:-1], parts[-1][:-1])  # "check-INS", "sign-UPS": the plural is on the particle
         return Word(text=token, parts=parts)
     pos = part_of_speech(token)
     word = Word(text=token, adjective="ADJ" in pos, attribute=in_list("attribute", token))

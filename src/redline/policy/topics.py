@@ -53,6 +53,9 @@ HEAD_ZIPF = 4.7
 # cash", "met ON the app"), rather than complete it ("filed FOR bankruptcy")
 _ADJUNCT = frozenset({"at", "in", "on", "near", "inside", "outside", "via", "through", "during", "over", "around",
                       "throughout", "behind", "across"})
+# a phrase of two words that English also writes as one ("bed bugs", "fire-proof") guards
+# that word too when it is this common (Zipf): "bedbugs" 2.6, "fireproof" 2.8
+_CLOSED_ZIPF = 2.5
 _MAX_TOPICS = 48  # a rule is a sentence or two; beyond this it is a paragraph of policy
 
 
@@ -431,6 +434,11 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
         units = _units(w)
         if len(units) == 2:
             add(units, "a compound", w)
+    for units, (why, _, _) in list(topics.items()):  # "bed bugs" is also written "bedbugs"
+        if why in ("words of one phrase", "a compound") and len(units) == 2 and " " not in units[0] + units[1]:
+            closed = units[0] + units[1]
+            if part_of_speech(closed) & {"NOUN", "ADJ"} and zipf(closed) >= _CLOSED_ZIPF:
+                add((closed,), "the phrase written as one word")
     if not topics and weak:  # "discuss another client's MATTER": a weak topic guards more than none
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
         for w in [w for w in nouns if not w.in_pp] or nouns:

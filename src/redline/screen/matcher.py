@@ -30,6 +30,8 @@ from redline.screen.normalize import normalize
 from redline.types import Severity, Status
 
 WINDOW = 10  # the most words between the two words of a topic
+# the particles of nouns made from phrasal verbs: "check-ins", "sign-ups", "add-ons"
+_NOUN_PARTICLES = frozenset({"in", "on", "up", "out", "off", "over", "down", "back", "away", "by"})
 # What ends the sentence a topic's two words must share. A colon does not: what follows it
 # says more of what precedes it ("The fine: I'm reducing it by half"); a semicolon joins
 # two statements, and one may deny what the other says.
@@ -116,6 +118,8 @@ def topic_keys(unit: str) -> set[str]:
         for lemma in lemmas(words[0]):
             if zipf(lemma + rest[0]) >= 1.5:
                 keys |= {(form,) for form in family(lemma + rest[0], derive=False)}
+            if rest[0] in _NOUN_PARTICLES:  # the noun "a check-in" has its plural on the particle
+                keys.add((lemma, rest[0] + "s"))
     return {" " + " ".join(k) + " " for k in keys if all(k)}
 
 
