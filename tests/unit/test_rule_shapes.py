@@ -1143,3 +1143,22 @@ def test_a_phrase_english_also_writes_as_one_word_guards_that_word() -> None:
     assert held(g, "We found bed bugs in room 9.")
     assert not held(g, "Your bed is made up with fresh linen.")
     assert "fireproof" in labels("Never guarantee the chimney is fire-proof after a sweep.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Representatives should not recommend a specific florist to families. Give the family the list of "
+         "local florists.", "The family can hold the reception in the chapel garden."),
+        ("Do not edit a seller's listing because a buyer complained; send listing complaints to the review team.",
+         "The review team checks every new listing within a day."),
+    ],
+)
+def test_what_the_agent_is_told_to_do_instead_repeats_no_topic(rule: str, draft: str) -> None:
+    assert not held(gate(rule), draft)
+
+
+def test_what_the_agent_is_told_to_say_instead_may_repeat_the_topic() -> None:
+    rule = "Never promise a refund date. Tell them refunds take five to ten days."
+    assert "refund" in labels(rule)
+    assert held(gate(rule), "Your refund goes out Friday.")

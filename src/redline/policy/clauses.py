@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from redline.policy.lexicon import family, lemmas, part_of_speech
+from redline.policy.dictionary import readings
 from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
@@ -272,8 +273,33 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # ("LEAVING can abandon it": a gerund is a subject, no imperative)
         routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
             and not clause[0].endswith("ing") and not _sends_on(clause[n:])
-        (stated if forbids or routes else rationale).append(clause)
+        if forbids or routes:
+            stated.append(clause)
+        elif not _tells_what_to_do(clause):
+            rationale.append(clause)
     return stated, [t for c in rationale for t in c]
+
+
+_PRONOUN_OBJECTS = frozenset("them him her it us me you".split())
+# verbs that report what is said ("TELL the contractor the written approval will follow"):
+# what the agent is to say instead speaks of the same thing, so its words stay in the rationale
+_SAYING = frozenset("tell say explain inform remind answer reply respond state".split())
+
+
+def _tells_what_to_do(clause: list[str]) -> bool:
+    """A later clause that tells the agent what to do or give instead ("Send the juror
+    the online deferral form", "Offer them the next draw", "Suggest a guided dive"): an
+    imperative, whose words are what the rule allows, not a rationale that repeats its
+    topic. A verb of saying is left to the rationale (`_SAYING`); a clause that opens
+    with a noun ("Plot maps change", "Licenses are …") is no imperative."""
+    at = 1 if clause and clause[0] == "please" else 0
+    if len(clause) < at + 2:
+        return False
+    verb, after = clause[at], clause[at + 1]
+    if verb not in readings(verb).get("VERB", ()) or verb in _SAYING:
+        return False  # not the base form of a verb, or a verb of saying
+    # a word that may be a noun too ("plot", "direct") is a verb only before its object
+    return after in OBJECT_OPENERS or after in _PRONOUN_OBJECTS or not {"NOUN", "ADJ"} & set(readings(verb))
 
 
 def _verdicts(written: list[str]) -> list[str]:
