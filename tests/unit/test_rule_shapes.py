@@ -1162,3 +1162,18 @@ def test_what_the_agent_is_told_to_say_instead_may_repeat_the_topic() -> None:
     rule = "Never promise a refund date. Tell them refunds take five to ten days."
     assert "refund" in labels(rule)
     assert held(gate(rule), "Your refund goes out Friday.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Don't let passengers think they get to steer the balloon.",
+        "Never make a guest believe they get to steer the balloon.",
+        "Never lead a passenger to believe they can steer the balloon.",
+    ],
+)
+def test_leading_someone_to_believe_something_is_telling_it_to_them(rule: str) -> None:
+    assert not {"think", "believe"} & words(rule)
+    g = gate(rule)
+    assert held(g, "You can help steer the balloon during the flight.")
+    assert not held(g, "The pilot will think about the weather before launch.")

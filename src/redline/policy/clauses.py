@@ -240,7 +240,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
-    found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(clause))))
+    found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(_impression(clause)))))
                                for clause in clauses(written)])) or [[]]
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
@@ -300,6 +300,26 @@ def _tells_what_to_do(clause: list[str]) -> bool:
         return False  # not the base form of a verb, or a verb of saying
     # a word that may be a noun too ("plot", "direct") is a verb only before its object
     return after in OBJECT_OPENERS or after in _PRONOUN_OBJECTS or not {"NOUN", "ADJ"} & set(readings(verb))
+
+
+def _impression(clause: list[str]) -> list[str]:
+    """"Never LET a customer THINK they can skip the test", "don't MAKE guests BELIEVE …",
+    "never LEAD a member TO BELIEVE …": leading someone to believe something is telling
+    it to them, read as "Never tell a customer they can skip the test" (what they would
+    believe is the topic, not the believing)."""
+    for i, token in enumerate(clause):
+        if token not in _CAUSATIVES:
+            continue
+        for j in range(i + 2, min(i + 6, len(clause))):
+            if clause[j] in _BELIEVING:
+                end = j - 1 if clause[j - 1] == "to" else j
+                return [*clause[:i], "tell", *clause[i + 1 : end], *clause[j + 1 :]]
+        return clause
+    return clause
+
+
+_CAUSATIVES = frozenset({"let", "lets", "make", "makes", "lead", "leads"})
+_BELIEVING = frozenset({"think", "believe", "feel", "assume", "expect", "imagine"})
 
 
 def _verdicts(written: list[str]) -> list[str]:

@@ -262,6 +262,8 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     topic word needs); without, only inflections and respellings (an operator's term).
     """
     bases = set(lemmas(word))
+    for lemma in [b for b in bases if b.endswith("ing") and b != word]:
+        bases.update(lemmas(lemma))  # "openings" is as much the act as "opening" is: open, opened
     if derive:
         for known in _misspelt(word):  # "gaurantees": a rule typed in a hurry still names its word
             bases.update(lemmas(known))
