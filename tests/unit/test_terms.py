@@ -167,6 +167,9 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("exfiltrated", {"exfiltrate", "exfiltrates"}),
         # a derived word the dictionary does not list, read by its parts: excuse + -al
         ("excusals", {"excuse", "excused"}),
+        # a gerund noun's plural reads as its singular does ("opening": open, opened)
+        ("openings", {"open", "opened"}),
+        ("bookings", {"book", "booked"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
