@@ -113,7 +113,16 @@ dealer auction, hospice pharmacy, co-living), written with it, was scored blind,
 boxes, a college ticket office, a mobile notary, a microchip registry, a hotel spa) and
 heldout-nn (driving lessons, solar panel cleaning, scrubs, crowdfunding, retirement dining,
 egg freezing, towing, a language immersion program), no set style, were written last and
-scored blind; mm was not read, nn was.
+scored blind; mm was not read, nn was. heldout-oo (chiropractic, money remittance, a
+driver licensing office, mattresses, warehouse fulfillment, dry cleaning, locksmiths,
+chimney sweeps) and heldout-pp (medical waste, dialysis scheduling, a county clerk,
+cold-chain logistics, process servers, a cemetery office, a hostel, hood cleaning), no set
+style; heldout-qq (rules lifted from operating procedures, with rationale, scope, a
+reference and what to do instead: locksmiths, a boarding stable, scuba, jury
+administration, hunting licences, a mobile home park, cemetery sales, structural
+engineering); and heldout-rr (hits that lean on word forms: piano restoration, balloon
+rides, horse boarding, septic pumping, chimney sweeps, locksmiths, jewelry repair, a
+bowling league) were scored blind, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -175,6 +184,10 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-ll.jsonl", 0.86, 0.21, ()),
         ("heldout-mm.jsonl", 0.84, 0.26, ()),
         ("heldout-nn.jsonl", 0.81, 0.20, ()),
+        ("heldout-oo.jsonl", 0.89, 0.27, ()),
+        ("heldout-pp.jsonl", 0.93, 0.29, ()),
+        ("heldout-qq.jsonl", 0.88, 0.24, ()),
+        ("heldout-rr.jsonl", 0.92, 0.20, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
