@@ -170,16 +170,28 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # a gerund noun's plural reads as its singular does ("opening": open, opened)
         ("openings", {"open", "opened"}),
         ("bookings", {"book", "booked"}),
+        # the word as written, and a past form's verb forms, even where the dictionary
+        # doubts its lemma is a verb ("garnishing" is rare)
+        ("copyrighted", {"copyrighted"}),
+        ("garnished", {"garnished", "garnishing", "garnish"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
     assert forms <= family(word)
 
 
+def test_a_word_of_a_topic_phrase_inflects_at_both_ends() -> None:
+    from redline.screen.matcher import topic_keys
+    assert {" card number ", " card numbers "} <= topic_keys("card numbers")
+    assert " picking and packing " in topic_keys("pick and pack")
+    assert " checks in " in topic_keys("check in") and " check inned " not in topic_keys("check in")
+
+
 def test_a_family_stays_within_its_word() -> None:
     assert "claimant" not in family("claim")  # a person, not the thing
     assert "refundable" not in family("refund")  # turned around by "non-refundable"
     assert "feed" not in family("fee")
+    assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
     assert "homeless" not in family("home")
     assert "euthaniz" not in family("euthanized")  # no stem that is not a word
 

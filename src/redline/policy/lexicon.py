@@ -275,11 +275,18 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
         # excuse + -al (each candidate must be a word the dictionary lists, `_derived`)
         for lemma in list(bases):
             bases.update(_derived(lemma))
-    forms: set[str] = set()
+    forms: set[str] = {word}  # the word as the rule writes it is always one of its forms
     for lemma in bases:
         forms.update(_inflections(lemma))
         if derive:
             forms.update(_doubled(lemma))
+    for lemma in readings(word).get("VERB", ()):
+        table = _table_forms(lemma) if lemma != word else {}
+        if any(word in table.get(tag, ()) for tag in ("VBD", "VBN", "VBG")):
+            # a past or -ing form in the rule ("wages GARNISHED") is a verb, whatever the
+            # doubt about its lemma (`part_of_speech`: "garnishing" is rare); not "-s",
+            # which is a noun's plural as often ("fees" is no form of a verb "fee")
+            forms.update(f for tag, group in table.items() if tag.startswith("VB") for f in group)
     for form in [f for f in forms if f.endswith(_SPELLING_ENDINGS)]:
         forms.update(_respellings(form))
     if "self" in bases:  # "self-harm" is "harming YOURSELF": the reflexives are forms of self

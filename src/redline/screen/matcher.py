@@ -110,6 +110,10 @@ def topic_keys(unit: str) -> set[str]:
         return set()
     rest = words[1:]
     keys = {(form, *rest) for form in family(words[0])}
+    if len(rest) > 1 or rest and len(rest[-1]) > 3:
+        # a phrase's last word inflects as its head ("card NUMBERS" is also a "card number",
+        # "pick and PACK" "picking and packing"); not a particle ("check IN")
+        keys |= {(form, *rest[:-1], last) for form in family(words[0]) for last in family(rest[-1], derive=False)}
     if not rest:
         parts = compound_parts(words[0])
         if parts is not None:  # "cyber attacks", "taken over"
