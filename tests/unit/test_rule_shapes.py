@@ -1177,3 +1177,36 @@ def test_leading_someone_to_believe_something_is_telling_it_to_them(rule: str) -
     g = gate(rule)
     assert held(g, "You can help steer the balloon during the flight.")
     assert not held(g, "The pilot will think about the weather before launch.")
+
+
+def test_a_hurried_please_routes_as_please_does() -> None:
+    assert labels("pls flag anything where we extend a domain's expiry for free") \
+        == labels("please flag anything where we extend a domain's expiry for free")
+    assert "flag" not in words("pls flag anything where we extend a domain's expiry for free")
+
+
+def test_the_bot_that_discusses_something_is_who_speaks_not_what_is_said() -> None:
+    assert "bot" not in words("Any reply where the bot discusses symptoms must be flagged.")
+
+
+def test_on_behalf_of_names_no_topic_and_a_dollar_value_is_an_amount() -> None:
+    assert "behalf" not in words("Don't change registrant contact details on behalf of the customer.")
+    g = gate("Never state a dollar value for an artwork.")
+    assert held(g, "We value the artwork at about $80,000.")
+    assert not held(g, "Your artwork ships in a custom crate on Monday.")
+
+
+def test_of_after_a_verb_opens_its_object() -> None:
+    rule = "Don't suggest disposing of asbestos waste in household bins or skips."
+    assert "asbestos + waste" in labels(rule)
+    assert held(gate(rule), "You can put the asbestos waste in your household bin.")
+
+
+def test_so_and_a_directive_after_a_comma_open_a_rule_of_their_own() -> None:
+    rule = "Volunteers under 16 can't be on a build site, so never sign them up for a build day."
+    assert {"sign + build", "sign + day"} <= labels(rule)
+
+
+def test_a_sentence_with_a_pronoun_subject_is_no_heading_for_the_rule_after_its_dash() -> None:
+    rule = "Nobody goes back into the containment area before clearance - never tell a client they can re-enter early."
+    assert any("enter" in w for w in words(rule))

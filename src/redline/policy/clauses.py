@@ -79,7 +79,7 @@ _PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right
 _ABOUT = frozenset({"about", "on", "regarding", "concerning", "of", "as to"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether", "who"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
-POSITIVE_DIRECTIVES = frozenset({"always", "please", "ensure", "make sure", "only"})
+POSITIVE_DIRECTIVES = frozenset({"always", "please", "pls", "plz", "ensure", "make sure", "only"})
 # a word every phrase of the `others` list holds and few rules do: most rules never name
 # another person, and need not be read for it
 _OTHERS_FIRST_WORDS = frozenset(
@@ -131,6 +131,12 @@ def clauses(tokens_: list[str]) -> list[list[str]]:
     out: list[list[str]] = [[]]
     for i, token in enumerate(tokens_):
         if token in _CLAUSE_END:
+            out.append([])
+        elif token == "so" and i and tokens_[i - 1] == "," and out[-1] == [] and i + 1 < len(tokens_) \
+                and phrase_at(tokens_, i + 1, "directive") and tokens_[i + 1] in _COMMA_DIRECTIVES:
+            continue  # "…, SO never sign them up for a build day": what follows is a rule of its own
+        elif token == "," and out[-1] and i + 2 < len(tokens_) and tokens_[i + 1] == "so" \
+                and tokens_[i + 2] in _COMMA_DIRECTIVES and phrase_at(tokens_, i + 2, "directive"):
             out.append([])
         elif token == "," and out[-1] and i + 1 < len(tokens_) and tokens_[i + 1] in _COMMA_DIRECTIVES \
                 and phrase_at(tokens_, i + 1, "directive") and out[-1][0] not in _EXCEPTIONS \
@@ -292,7 +298,7 @@ def _tells_what_to_do(clause: list[str]) -> bool:
     imperative, whose words are what the rule allows, not a rationale that repeats its
     topic. A verb of saying is left to the rationale (`_SAYING`); a clause that opens
     with a noun ("Plot maps change", "Licenses are …") is no imperative."""
-    at = 1 if clause and clause[0] == "please" else 0
+    at = 1 if clause and clause[0] in ("please", "pls", "plz") else 0
     if len(clause) < at + 2:
         return False
     verb, after = clause[at], clause[at + 1]
@@ -497,7 +503,7 @@ def _corrected(clause: list[str]) -> list[str] | None:
         at = clause.index("but", 2)
         if clause[at - 1] == "," and _forbids(clause[at + 1 :]):
             return clause[at + 1 :]
-    start = 1 if clause[0] in ("we", "you", "always", "please") else 0
+    start = 1 if clause[0] in ("we", "you", "always", "please", "pls", "plz") else 0
     if clause[start] not in _SAY_INSTEAD or "," not in clause[start + 2 :]:
         return None
     at = clause.index(",", start + 2)
@@ -797,12 +803,17 @@ def _until_clause_end(tokens_: list[str], start: int) -> list[str]:
 
 def _heading(clause: list[str]) -> bool:
     """A first clause that only names a topic ("grief counseling", "medical oxygen onboard
-    requests"): no directive, no routing verb, no auxiliary or modal."""
+    requests"): no directive, no routing verb, no auxiliary or modal, and no pronoun
+    subject ("NOBODY goes back in before clearance", "WE don't …" are sentences)."""
     return len(clause) <= 12 and not any(
         phrase_at(clause, i, "directive") or phrase(clause, i, "escalate")
-        or clause[i] in WORDS["aux"] or clause[i] in MODALS
+        or clause[i] in WORDS["aux"] or clause[i] in MODALS or clause[i] in _SUBJECT_PRONOUNS
         for i in range(len(clause))
     )
+
+
+# pronouns that are subjects of a sentence ("it" is left out: "IT support" is a heading)
+_SUBJECT_PRONOUNS = frozenset("nobody everyone everybody someone somebody anyone anybody we they you he she i".split())
 
 
 def _instructs(clause: list[str]) -> bool:

@@ -572,8 +572,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             in_pp = False  # "authorize guests to BRING their own alcohol": a verb ends the phrase, as a content verb does
             state.recipient = any(in_list("tell", t) for t in item[i : i + n])
             speaker = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
-            if speaker and i and speaker[-1].text == item[i - 1] and all(w.agent or w.person for w in speaker):
-                for w in speaker:  # "when a BORROWER says …": who speaks, not what is said
+            if speaker and i and speaker[-1].text == item[i - 1] \
+                    and all(w.agent or w.person or in_list("actor", w.text) for w in speaker):
+                # "when a BORROWER says …", "any reply where THE BOT discusses …": who speaks, not what is said
+                for w in speaker:
                     w.person = w.light = True
         elif role == "preposition":
             state.verb_place = False  # "ask a cardholder FOR their card number"
@@ -587,8 +589,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "ask the family FOR PAYMENT": after the person asked, what they are asked for
             asked_for = item[i] == "for" and bool(words) and words[-1].person and words[-1].item == index \
                 and _asked(item, i)
+            # "disposing OF asbestos waste", "approve OF it": after a verb, "of" opens its object
+            verb_of = item[i] == "of" and bool(words) and words[-1].verb and words[-1].text == previous
             in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative \
-                and not asked_for
+                and not asked_for and not verb_of
             preposition = item[i]
         if role == "any":
             container_pending = True
