@@ -301,6 +301,19 @@ def test_not_available_or_not_offered_negates_what_it_is_said_of(sentence: str, 
 
 
 @pytest.mark.parametrize(
+    ("sentence", "term", "negated"),
+    [
+        ("The late board payment fee can't be waived once the grace period has passed.", "late board", True),
+        ("Chlorine should not be stored next to gasoline in your shed.", "chlorine", True),
+        ("Chlorine and acid must never be mixed in the same bucket.", "chlorine", True),
+        ("The late board payment fee has been waived for you.", "late board", False),
+    ],
+)
+def test_a_negated_passive_modal_negates_its_whole_subject(sentence: str, term: str, negated: bool) -> None:
+    assert (NEGATED in statuses(sentence, term)) is negated
+
+
+@pytest.mark.parametrize(
     ("sentence", "term", "status", "expected"),
     [
         ("Your dress will be stored for free until June.", "stored", NEGATED, False),
