@@ -169,6 +169,8 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("excusals", {"excuse", "excused"}),
         # a gerund noun's plural reads as its singular does ("opening": open, opened)
         ("openings", {"open", "opened"}),
+        ("pain", {"painful"}),
+        ("harm", {"harmful"}),
         ("bookings", {"book", "booked"}),
         # the word as written, and a past form's verb forms, even where the dictionary
         # doubts its lemma is a verb ("garnishing" is rare)
@@ -185,6 +187,8 @@ def test_a_word_of_a_topic_phrase_inflects_at_both_ends() -> None:
     assert {" card number ", " card numbers "} <= topic_keys("card numbers")
     assert " picking and packing " in topic_keys("pick and pack")
     assert " checks in " in topic_keys("check in") and " check inned " not in topic_keys("check in")
+    # a pronoun object between a phrasal verb and its particle
+    assert {" pay it off ", " paid them off ", " getting yourself up "} <= topic_keys("pay off") | topic_keys("get up")
 
 
 def test_a_family_stays_within_its_word() -> None:

@@ -30,6 +30,9 @@ from redline.screen.normalize import normalize
 from redline.types import Severity, Status
 
 WINDOW = 10  # the most words between the two words of a topic
+# the object pronouns that stand between a phrasal verb and its particle
+_OBJECT_PRONOUNS = frozenset("it them him her me us you this that these those yourself himself herself "
+                             "themselves myself ourselves things everything something".split())
 # the particles of nouns made from phrasal verbs: "check-ins", "sign-ups", "add-ons"
 _NOUN_PARTICLES = frozenset({"in", "on", "up", "out", "off", "over", "down", "back", "away", "by"})
 # What ends the sentence a topic's two words must share. A colon does not: what follows it
@@ -124,6 +127,10 @@ def topic_keys(unit: str) -> set[str]:
                 keys |= {(form,) for form in family(lemma + rest[0], derive=False)}
             if rest[0] in _NOUN_PARTICLES:  # the noun "a check-in" has its plural on the particle
                 keys.add((lemma, rest[0] + "s"))
+        if rest[0] in _NOUN_PARTICLES:
+            # a pronoun object stands between a phrasal verb and its particle: "pay IT off",
+            # "get YOURSELF up", "screen THOSE out"
+            keys |= {(form, pronoun, rest[0]) for form in family(words[0]) for pronoun in _OBJECT_PRONOUNS}
     return {" " + " ".join(k) + " " for k in keys if all(k)}
 
 
