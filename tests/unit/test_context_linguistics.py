@@ -300,6 +300,11 @@ def test_not_available_or_not_offered_negates_what_it_is_said_of(sentence: str, 
     assert (NEGATED in statuses(sentence, term)) is negated
 
 
+def test_old_is_a_history_only_of_the_word_it_stands_before() -> None:
+    assert HISTORICAL in statuses("An old infarct was seen on the scan.", "infarct")
+    assert HISTORICAL not in statuses("Your old violin's trade-in value is $800.", "trade-in value")
+
+
 @pytest.mark.parametrize(
     ("sentence", "term", "negated"),
     [
