@@ -122,7 +122,17 @@ reference and what to do instead: locksmiths, a boarding stable, scuba, jury
 administration, hunting licences, a mobile home park, cemetery sales, structural
 engineering); and heldout-rr (hits that lean on word forms: piano restoration, balloon
 rides, horse boarding, septic pumping, chimney sweeps, locksmiths, jewelry repair, a
-bowling league) were scored blind, then read.
+bowling league) were scored blind, then read. heldout-ss and -tt (beekeeping, clock
+repair, taxidermy, cord blood banking, mushroom kits, an ice rink, stained glass, a
+luthier; linen rental, crane hire, asbestos abatement, an unclaimed property office, wound
+care, a guest ranch, art shipping, a homeownership nonprofit), no set style, heldout-uu
+(rules on the actions an agent takes: a car wash club, cord blood banking, a domain
+registrar, ghost kitchens, vending, an irrigation district, lab calibration, portable
+toilets) and heldout-vv (safety and health: poison control, pool chemicals, car seats,
+home oxygen, a trampoline park, a school cafeteria, power tools, medical alert pendants)
+were written after those changes, scored blind, then read. ss's near misses share the
+guarded object itself ("Mercury pendulums travel in a sealed crate" under a rule about
+shipping mercury pendulums), so its false-positive floor is high.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -188,6 +198,10 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-pp.jsonl", 0.93, 0.29, ()),
         ("heldout-qq.jsonl", 0.88, 0.24, ()),
         ("heldout-rr.jsonl", 0.92, 0.20, ()),
+        ("heldout-ss.jsonl", 0.90, 0.39, ()),
+        ("heldout-tt.jsonl", 0.89, 0.19, ()),
+        ("heldout-uu.jsonl", 0.96, 0.16, ()),
+        ("heldout-vv.jsonl", 0.91, 0.22, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
