@@ -1210,3 +1210,23 @@ def test_so_and_a_directive_after_a_comma_open_a_rule_of_their_own() -> None:
 def test_a_sentence_with_a_pronoun_subject_is_no_heading_for_the_rule_after_its_dash() -> None:
     rule = "Nobody goes back into the containment area before clearance - never tell a client they can re-enter early."
     assert any("enter" in w for w in words(rule))
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "draft"),
+    [
+        ("People ask if the meat is halal. It isn't, so never say it is.", "halal", "Yes, all our lamb is halal."),
+        ("Can parents bring their children to adult classes? No - don't tell them they can.", "children",
+         "You're welcome to bring your children to the Tuesday adult class."),
+        ("Can you waive the fee? No, never say yes.", "waive", "Sure, I'll waive the fee this time."),
+    ],
+)
+def test_a_prohibition_to_answer_yes_guards_what_the_question_asks(rule: str, topic: str, draft: str) -> None:
+    assert topic in words(rule)
+    assert held(gate(rule), draft)
+
+
+def test_one_amount_of_money_does_not_stand_for_both_words_of_a_topic() -> None:
+    g = gate("Never quote delay compensation amounts.")
+    assert held(g, "Your delay compensation comes to $14.50 for the wait.")
+    assert not held(g, "The refund of $14.50 is on its way.")  # an amount alone is one word, not two

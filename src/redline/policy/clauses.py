@@ -248,6 +248,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(_impression(clause)))))
                                for clause in clauses(written)])) or [[]]
+    asked = [(c, p) for c in found if (p := _proposition(c))]  # "Can parents bring …?", "People ask if …"
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
@@ -283,7 +284,44 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
             stated.append(clause)
         elif not _tells_what_to_do(clause):
             rationale.append(clause)
+    if asked and any(map(_says_only_yes, stated)):
+        # "Can parents bring their children to class? No - don't tell them THEY CAN", "People
+        # ask if the meat is halal. It isn't, so never say IT IS": what may not be said is
+        # the answer that the question asks for (and the question is no rationale)
+        question, proposition = asked[-1]
+        stated = [["never", "say", *proposition] if _says_only_yes(c) else c for c in stated if c is not question]
+        rationale = [c for c in rationale if c is not question]
     return stated, [t for c in rationale for t in c]
+
+
+def _proposition(clause: list[str]) -> list[str]:
+    """What a question asks is so ("CAN parents bring their children to class", "people ASK
+    IF the meat is halal"): its words from the subject on; [] for a clause that asks nothing."""
+    if len(clause) > 3 and clause[0] in _QUESTION_AUX and clause[1][0].isalpha() and clause[1] not in _QUESTION_AUX:
+        return clause[1:]
+    for i in range(len(clause) - 3):
+        if any(lemma == "ask" for lemma in lemmas(clause[i])) and clause[i + 1] in ("if", "whether"):
+            return clause[i + 2 :]
+    return []
+
+
+def _says_only_yes(clause: list[str]) -> bool:
+    """A prohibition to say what points back, and nothing else ("don't tell them THEY CAN",
+    "never say IT IS", "never say SO", "don't tell them OTHERWISE")."""
+    opens, n = _directive(clause)
+    rest = clause[opens + n :]
+    while rest and rest[0] in ("never", "not", "don't", "dont", ","):
+        rest = rest[1:]
+    if not n or not rest or not (in_list("framing", rest[0]) or in_list("tell", rest[0])):
+        return False
+    return bool(rest[1:]) and all(t in _BACK_REFERENCES for t in rest[1:])
+
+
+_QUESTION_AUX = frozenset("can could is are do does will may should would did has have".split())
+# the words of an answer that points back at a question ("they CAN", "it IS", "SO", "OTHERWISE")
+_BACK_REFERENCES = frozenset(
+    "them him her it they he she so yes otherwise can is are will does do could would be it's they're was were "
+    "has have that".split())
 
 
 _PRONOUN_OBJECTS = frozenset("them him her it us me you".split())

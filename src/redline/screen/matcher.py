@@ -218,11 +218,18 @@ def _pairs(rule: int, term: str, found: list[tuple[int, int, int]], keyed: str, 
     word in the same sentence, at most WINDOW words before it."""
     hits: list[RawHit] = []
     last: list[tuple[int, int] | None] = [None, None]
+    before: list[tuple[int, int] | None] = [None, None]  # each word's hit before its last one
     for start, end, slot in sorted(found):
         other = last[1 - slot]
+        if other is not None and other[1] > start and before[1 - slot] is not None:
+            # one amount of money stands for both words ("compensation AMOUNTS": "$14.50"):
+            # it pairs with the other word's hit before it, not with itself
+            other = before[1 - slot]
         if other is not None and other[1] <= start:
             if len(keyed[other[1] + 1 : start + 1].split()) <= WINDOW \
                     and not _SENTENCE_BREAK.search(text, other[1], start):
                 hits.append(RawHit(rule, other[0], end, term, parts=((other[0], other[1]), (start, end))))
+        if last[slot] != (start, end):
+            before[slot] = last[slot]
         last[slot] = (start, end)
     return hits
