@@ -303,6 +303,9 @@ def test_not_available_or_not_offered_negates_what_it_is_said_of(sentence: str, 
 def test_old_is_a_history_only_of_the_word_it_stands_before() -> None:
     assert HISTORICAL in statuses("An old infarct was seen on the scan.", "infarct")
     assert HISTORICAL not in statuses("Your old violin's trade-in value is $800.", "trade-in value")
+    # what someone owns now, called old, is no past finding
+    assert HISTORICAL not in statuses("You can remove the old window yourself before installation.", "window")
+    assert HISTORICAL not in statuses("Your old backups are kept for a year.", "backups")
 
 
 @pytest.mark.parametrize(
