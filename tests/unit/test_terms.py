@@ -170,6 +170,8 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # a gerund noun's plural reads as its singular does ("opening": open, opened)
         ("openings", {"open", "opened"}),
         ("pain", {"painful"}),
+        ("illegitimacy", {"illegitimate"}),
+        ("accuracy", {"accurate"}),
         ("harm", {"harmful"}),
         ("bookings", {"book", "booked"}),
         # the word as written, and a past form's verb forms, even where the dictionary
