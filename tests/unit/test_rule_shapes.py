@@ -1230,3 +1230,17 @@ def test_one_amount_of_money_does_not_stand_for_both_words_of_a_topic() -> None:
     g = gate("Never quote delay compensation amounts.")
     assert held(g, "Your delay compensation comes to $14.50 for the wait.")
     assert not held(g, "The refund of $14.50 is on its way.")  # an amount alone is one word, not two
+
+
+@pytest.mark.parametrize(
+    ("rule", "negated_draft"),
+    [
+        ("Members can't sublet their plots, and the assistant must not explain how to sublet.",
+         "Plots can't be sublet under the tenancy rules."),
+        ("Guests can't bring their own alcohol onto the boat.", "You can't bring your own alcohol on board."),
+    ],
+)
+def test_the_rules_own_prohibition_is_no_negation_of_what_it_forbids_saying(rule: str, negated_draft: str) -> None:
+    assert not any(t.negative for t in derive_topics(rule).topics)
+    assert not held(gate(rule), negated_draft)
+    assert all(t.negative for t in derive_topics("Never say an investment can't lose money.").topics)

@@ -471,8 +471,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic
         if item[i] in _PERSONAL and i and not (state.recipient and phrase) and _contact_clause(item, i, words):
             break  # "by someone THEY MET on the app": a clause that says who, not what ("tell residents THEY qualify …" says what)
-        if item[i] in _NEGATORS and role != "content" and not (i and item[i - 1] in _MODALS):
-            negating = True  # not "… must NOT be changed": that is the rule's own directive
+        if item[i] in _NEGATORS and role != "content" and not (i and item[i - 1] in _MODALS) \
+                and any(in_list("framing", t) or in_list("tell", t) for t in item[:i]):
+            # not "… must NOT be changed", nor "Members CAN'T sublet their plots": the rule's
+            # own prohibition; only a negation in what is said ("say it CAN'T lose money")
+            negating = True
         if state.recipient and not phrase and (item[i] in _PERSON_PRONOUNS or item[i] in _WH):
             # "tell ANYONE how many …", "tell THEM whether …", "tell HOW many …": the person
             # told is named, or what is told begins; the noun phrase after is no person
