@@ -315,6 +315,11 @@ def test_old_is_a_history_only_of_the_word_it_stands_before() -> None:
         ("Chlorine should not be stored next to gasoline in your shed.", "chlorine", True),
         ("Chlorine and acid must never be mixed in the same bucket.", "chlorine", True),
         ("The late board payment fee has been waived for you.", "late board", False),
+        # a negated modal or copula with any verb: its subject's noun phrase, four words back
+        ("Kids under 14 can't join reformer classes.", "kids", True),
+        ("Street placement for your dumpster isn't approved.", "street placement", True),
+        ("Drug test results are never released before review.", "drug test results", True),
+        ("Kids under 14 can join reformer classes.", "kids", False),
     ],
 )
 def test_a_negated_passive_modal_negates_its_whole_subject(sentence: str, term: str, negated: bool) -> None:
