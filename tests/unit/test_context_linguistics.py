@@ -317,7 +317,8 @@ def test_old_is_a_history_only_of_the_word_it_stands_before() -> None:
         ("The late board payment fee has been waived for you.", "late board", False),
         # a negated modal or copula with any verb: its subject's noun phrase, four words back
         ("Kids under 14 can't join reformer classes.", "kids", True),
-        ("Street placement for your dumpster isn't approved.", "street placement", True),
+        ("Street placement of your dumpster isn't approved.", "street placement", True),
+        ("Open fires and propane grills aren't allowed in the campgrounds.", "open fires", True),
         ("Drug test results are never released before review.", "drug test results", True),
         ("Kids under 14 can join reformer classes.", "kids", False),
     ],
