@@ -132,7 +132,11 @@ toilets) and heldout-vv (safety and health: poison control, pool chemicals, car 
 home oxygen, a trampoline park, a school cafeteria, power tools, medical alert pendants)
 were written after those changes, scored blind, then read. ss's near misses share the
 guarded object itself ("Mercury pendulums travel in a sealed crate" under a rule about
-shipping mercury pendulums), so its false-positive floor is high.
+shipping mercury pendulums), so its false-positive floor is high. heldout-ww (a bullion
+dealer, genealogy research, patent filing, a swim school, vinyl pressing, yacht
+brokerage, window replacement, 3D printing) and heldout-xx (a tool library, a rail ticket
+office, district heating, adult literacy, an elections office, allotments, a cobbler, a
+butcher), no set style, were written after the next round and scored blind, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -202,6 +206,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-tt.jsonl", 0.89, 0.19, ()),
         ("heldout-uu.jsonl", 0.96, 0.16, ()),
         ("heldout-vv.jsonl", 0.91, 0.22, ()),
+        ("heldout-ww.jsonl", 0.89, 0.14, ()),
+        ("heldout-xx.jsonl", 0.90, 0.14, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
