@@ -1244,3 +1244,12 @@ def test_the_rules_own_prohibition_is_no_negation_of_what_it_forbids_saying(rule
     assert not any(t.negative for t in derive_topics(rule).topics)
     assert not held(gate(rule), negated_draft)
     assert all(t.negative for t in derive_topics("Never say an investment can't lose money.").topics)
+
+
+def test_a_verb_of_recommending_pairs_with_what_it_recommends() -> None:
+    rule = "Don't recommend specific smart lock brands."
+    assert {"recommend + brands", "recommend + lock"} <= labels(rule)
+    g = gate(rule)
+    assert held(g, "Our recommended smart locks are from Yale.")
+    assert held(g, "For a smart lock, the brand to recommend is Schlage.")
+    assert not held(g, "Smart locks can be installed on most standard doors.")

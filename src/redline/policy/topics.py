@@ -35,7 +35,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from redline.policy.lexicon import family, lemmas, part_of_speech, zipf
-from redline.policy.clauses import about_others as names_others, disclosure_verbs, in_list
+from redline.policy.clauses import about_others as names_others, disclosure_verbs, in_list, rule_clauses
 from redline.policy.reading import Word, is_agent, is_person, names_third_party, read
 from redline.policy.words import DETECTOR_TOPICS, WORDS
 
@@ -121,7 +121,37 @@ def _derive(rule: str) -> Derivation:
         verbs += [verb for verb in sorted(WORDS["hand_over"]) if verb not in verbs]
     acts = [Topic((verb, head), "an act of disclosure and what a detector finds")
             for verb in verbs for head in delegated]
+    acts += _recommended(rule, words, topics)
     return Derivation(topics=topics + tuple(acts), detectors=tuple(detectors), about_others=about_others(rule))
+
+
+def _recommended(rule: str, words: list[Word], topics: tuple[Topic, ...]) -> list[Topic]:
+    """"Don't recommend a specific piano BRAND", "never recommend a repair SHOP": a verb of
+    recommending frames its object (the object stands for the topic as after "promise"),
+    and it pairs with each word of the object too, since a draft that recommends names the
+    brand or the shop ("Yamaha is the brand I'd recommend") more often than the rule's
+    whole phrase. Measured on the held-out rules (README): +8 hits, +2 false alarms."""
+    if not any(stem in rule.lower() for stem in _RECOMMENDING):
+        return []  # most rules recommend nothing: no second reading of their clauses
+    found: list[Topic] = []
+    have = {t.words for t in topics}
+    for c, clause in enumerate(rule_clauses(rule)[0]):
+        at = next((i for i, token in enumerate(clause) if token.startswith(_RECOMMENDING)), None)
+        if at is None:
+            continue
+        verb = next(iter(lemmas(clause[at]) & {"recommend", "endorse"}), None)
+        if (verb,) in have:
+            continue  # "endorse" stands alone already (a rare word)
+        after = set(clause[at + 1 :])
+        for w in words:
+            if verb and w.clause == c and w.text in after and not (w.verb or w.person or w.weak or w.parts):
+                if (verb, w.text) not in have and len(found) < _MAX_RECOMMENDED:
+                    found.append(Topic((verb, w.text), "an act of recommending and what it recommends"))
+    return found
+
+
+_RECOMMENDING = ("recommend", "endors")  # the verbs of recommending, as their forms begin
+_MAX_RECOMMENDED = 8
 
 
 def about_others(rule: str) -> bool:
