@@ -1253,3 +1253,13 @@ def test_a_verb_of_recommending_pairs_with_what_it_recommends() -> None:
     assert held(g, "Our recommended smart locks are from Yale.")
     assert held(g, "For a smart lock, the brand to recommend is Schlage.")
     assert not held(g, "Smart locks can be installed on most standard doors.")
+
+
+def test_an_er_noun_after_its_object_is_also_the_act_on_that_object() -> None:
+    rule = "Flag fee waivers."
+    assert "waive + fee" in labels(rule)
+    g = gate(rule)
+    assert held(g, "The filing fees are waived for this application.")
+    assert held(g, "We'll waive your transfer fee this time.")
+    assert not held(g, "The filing fee is due by Friday.")
+    assert "waiver" not in labels("Flag fee waivers.")  # the noun alone keeps its own family
