@@ -22,7 +22,7 @@ from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
-__all__ = ["Word", "is_agent", "is_person", "names_third_party", "read"]
+__all__ = ["NOUN_PARTICLES", "Word", "agent_base", "is_agent", "is_person", "names_third_party", "read"]
 
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 # after the directive, a negation inside the rule belongs to what the rule forbids saying:
@@ -40,7 +40,7 @@ _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
 # the particles of nouns made from phrasal verbs ("a check-in", "a sign-up", "an add-on")
-_NOUN_PARTICLES = _PARTICLES | {"in", "on", "by"}
+NOUN_PARTICLES = _PARTICLES | {"in", "on", "by"}
 _NUMBERS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
     "fifty hundred thousand million billion once twice half dozen".split()
@@ -272,20 +272,26 @@ def is_agent(token: str) -> bool:
 
 
 def _agent_noun(token: str, suffixes: tuple[str, ...]) -> bool:
+    return agent_base(token, suffixes) is not None and "NOUN" in part_of_speech(token)
+
+
+def agent_base(token: str, suffixes: tuple[str, ...] = _AGENT_SUFFIXES) -> str | None:
+    """The word a noun is made from with one of `suffixes` ("adjuster" -> adjust,
+    "waiver" -> waive, "pharmacist" with the person suffixes -> pharmacy), or None."""
     for suffix in suffixes:
         stem = token[: -len(suffix)]
-        if token.endswith(suffix) and len(stem) >= 4 and (
-            part_of_speech(stem) or part_of_speech(stem + "e") or part_of_speech(stem + "y")
-        ):
-            return "NOUN" in part_of_speech(token)
-    return False
+        if token.endswith(suffix) and len(stem) >= 4:
+            base = next((b for b in (stem, stem + "e", stem + "y") if part_of_speech(b)), None)
+            if base is not None:
+                return base
+    return None
 
 
 def _word(token: str, item: list[str], i: int, verb_place: bool, determined: bool = False) -> Word:
     """A content word, told verb or not by the dictionary and its place in the rule."""
     parts = tuple(p for p in token.split("-") if p) if "-" in token else ()
     if parts:  # a compound is a noun or a modifier: "estate-planning", "trade-in"
-        if len(parts) > 1 and parts[-1][:-1] in _NOUN_PARTICLES and parts[-1].endswith("s"):
+        if len(parts) > 1 and parts[-1][:-1] in NOUN_PARTICLES and parts[-1].endswith("s"):
             parts = (*parts[:-1], parts[-1][:-1])  # "check-INS", "sign-UPS": the plural is on the particle
         return Word(text=token, parts=parts)
     pos = part_of_speech(token)

@@ -25,6 +25,7 @@ import re2
 
 from redline.policy.lexicon import compound_parts, family, lemmas, zipf
 from redline.policy.terms import term_variants
+from redline.policy.reading import NOUN_PARTICLES
 from redline.policy.topics import Topic
 from redline.screen.normalize import normalize
 from redline.types import Severity, Status
@@ -33,8 +34,6 @@ WINDOW = 10  # the most words between the two words of a topic
 # the object pronouns that stand between a phrasal verb and its particle
 _OBJECT_PRONOUNS = frozenset("it them him her me us you this that these those yourself himself herself "
                              "themselves myself ourselves things everything something".split())
-# the particles of nouns made from phrasal verbs: "check-ins", "sign-ups", "add-ons"
-_NOUN_PARTICLES = frozenset({"in", "on", "up", "out", "off", "over", "down", "back", "away", "by"})
 # What ends the sentence a topic's two words must share. A colon does not: what follows it
 # says more of what precedes it ("The fine: I'm reducing it by half"); a semicolon joins
 # two statements, and one may deny what the other says.
@@ -112,11 +111,12 @@ def topic_keys(unit: str) -> set[str]:
     if not words:
         return set()
     rest = words[1:]
-    keys = {(form, *rest) for form in family(words[0])}
+    first = family(words[0])
+    keys = {(form, *rest) for form in first}
     if len(rest) > 1 or rest and len(rest[-1]) > 3:
         # a phrase's last word inflects as its head ("card NUMBERS" is also a "card number",
         # "pick and PACK" "picking and packing"); not a particle ("check IN")
-        keys |= {(form, *rest[:-1], last) for form in family(words[0]) for last in family(rest[-1], derive=False)}
+        keys |= {(form, *rest[:-1], last) for form in first for last in family(rest[-1], derive=False)}
     if not rest:
         parts = compound_parts(words[0])
         if parts is not None:  # "cyber attacks", "taken over"
@@ -125,12 +125,12 @@ def topic_keys(unit: str) -> set[str]:
         for lemma in lemmas(words[0]):
             if zipf(lemma + rest[0]) >= 1.5:
                 keys |= {(form,) for form in family(lemma + rest[0], derive=False)}
-            if rest[0] in _NOUN_PARTICLES:  # the noun "a check-in" has its plural on the particle
+            if rest[0] in NOUN_PARTICLES:  # the noun "a check-in" has its plural on the particle
                 keys.add((lemma, rest[0] + "s"))
-        if rest[0] in _NOUN_PARTICLES:
+        if rest[0] in NOUN_PARTICLES:
             # a pronoun object stands between a phrasal verb and its particle: "pay IT off",
             # "get YOURSELF up", "screen THOSE out"
-            keys |= {(form, pronoun, rest[0]) for form in family(words[0]) for pronoun in _OBJECT_PRONOUNS}
+            keys |= {(form, pronoun, rest[0]) for form in first for pronoun in _OBJECT_PRONOUNS}
     return {" " + " ".join(k) + " " for k in keys if all(k)}
 
 
