@@ -1263,3 +1263,32 @@ def test_an_er_noun_after_its_object_is_also_the_act_on_that_object() -> None:
     assert held(g, "We'll waive your transfer fee this time.")
     assert not held(g, "The filing fee is due by Friday.")
     assert "waiver" not in labels("Flag fee waivers.")  # the noun alone keeps its own family
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft", "negated"),
+    [
+        ("No swimming in the lake without a lifeguard on duty.",
+         "Without a lifeguard, swimming in the lake is fine today.",
+         "You can't swim in the lake without a lifeguard on duty."),
+        ("Never tell a rider they can cycle without a helmet.",
+         "You can go without a helmet while cycling on the trail.",
+         "Nobody cycles without a helmet on our trails."),
+        ("Don't tell a guest any dish is free of allergens such as nuts or gluten.",
+         "The risotto is gluten-free.",
+         "None of our dishes are gluten free."),
+    ],
+)
+def test_a_rule_that_names_an_absence_guards_it_and_other_negations_still_deny_it(
+    rule: str, draft: str, negated: str,
+) -> None:
+    g = gate(rule)
+    assert held(g, draft)
+    assert not held(g, negated)
+
+
+def test_without_denies_a_topic_whose_rule_names_no_absence() -> None:
+    g = gate("Never promise a refund.")
+    assert held(g, "I promise you a refund.")
+    assert not held(g, "We'll sort it out without a refund.")
+    assert derive_topics("Never promise a refund.").topics[0].privative == ()

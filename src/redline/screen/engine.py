@@ -8,6 +8,7 @@ policy that checks the same text.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from operator import attrgetter
@@ -19,7 +20,7 @@ from redline.policy.schema import Policy
 from redline.policy.topics import about_others, derive_topics
 from redline.policy.clauses import rule_clauses
 from redline.screen.analysis import TextAnalysis
-from redline.screen.context import Cues, names_another_person
+from redline.screen.context import Cues, TextContext, names_another_person
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors import shared_detector
@@ -166,6 +167,12 @@ class CompiledScreen:
             (index, topic.label): rule.suppress - {Status.NEGATED}
             for index, rule in enumerate(self.rules) for topic in rule.topics if topic.negative
         }
+        # a topic the rule guards in its absence ("sell vapes WITHOUT an ID"): a draft's
+        # "without" or "-free" states it; other negations ("we can't") still set it aside
+        self._privative = {
+            (index, topic.label): topic.privative
+            for index, rule in enumerate(self.rules) for topic in rule.topics if topic.privative
+        }
         # each detector runs once per check, for the policy's own detector rule and for
         # the rules that delegate to it
         self._fire: dict[str, list[tuple[str, Severity, str | None]]] = {}
@@ -205,10 +212,12 @@ class CompiledScreen:
                 continue
             rule = rules[index]
             suppress = negative.get((index, term), rule.suppress) if negative else rule.suppress
+            privative = self._privative.get((index, term)) if self._privative else None
+            look = cues if privative is None else _absent(cues, shadow.text, privative)
             if parts:
-                blocking, cue = _status(cues, parts, suppress)
+                blocking, cue = _status(look, parts, suppress)
             else:
-                found = cues(start, end)
+                found = look(start, end)
                 blocking = cue = None
                 if found:
                     cue = found[0]
@@ -297,6 +306,32 @@ def _status(
         if first is None and found:
             first = found[0]
     return None, first
+
+
+def _absent(cues: Callable[..., Cues], text: str, words: tuple[str, ...]) -> Callable[..., Cues]:
+    """`cues` for a topic the rule guards in its absence: where the nearest negation is
+    one of `words` ("without", "free"), the text is read again with those words blanked
+    (offsets kept), so a negation further out still counts ("we can't sell it WITHOUT an
+    ID": "can't") and the word of absence does not. Rare: such rules, such drafts."""
+    blanked: list[TextContext] = []
+
+    def look(start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> Cues:
+        found = cues(start, end, others)
+        if not any(cue[0] is _NEGATED and _first_word(text, cue) in words for cue in found):
+            return found
+        if not blanked:
+            pattern = re.compile(r"\b(?:%s)\b" % "|".join(words), re.IGNORECASE)
+            blanked.append(TextContext(pattern.sub(lambda m: " " * len(m.group()), text)))
+        return blanked[0].cues(start, end, others)
+    return look
+
+
+def _first_word(text: str, cue: _Cue) -> str:
+    phrase = text[cue[1]:cue[2]].lower().split(None, 1)
+    return phrase[0] if phrase else ""
+
+
+_NEGATED = Status.NEGATED
 
 
 def _finding(

@@ -30,7 +30,9 @@ def _sample(forms: set[str]) -> list[str]:
     return sorted(forms, key=lambda f: (len(f), f))[:_SAMPLE]
 
 
-def _topic(words: tuple[str, ...], why: str, negative: bool, money: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
+def _topic(
+    words: tuple[str, ...], why: str, negative: bool, money: tuple[str, ...] = (), privative: tuple[str, ...] = (),
+) -> tuple[dict[str, Any], list[str]]:
     forms = [_sample({k.strip() for k in topic_keys(w)}) for w in words]
     shares = [share_of_drafts(family(w.split()[0])) for w in words]
     share = shares[0] if len(words) == 1 else shares[0] * min(1.0, shares[1] * 2 * WINDOW / 100)
@@ -49,6 +51,9 @@ def _topic(words: tuple[str, ...], why: str, negative: bool, money: tuple[str, .
         "negative": negative,
         # its words that an amount of money in a draft counts as ("quote a PRICE": "$650")
         "money": list(money),
+        # the rule's own words of absence ("WITHOUT a helmet", "gluten-FREE"): in a draft
+        # they state the topic, they do not set its hits aside
+        "privative": list(privative),
     }
     warnings = []
     if share >= GENERIC_SHARE:
@@ -75,7 +80,7 @@ def explain(policy: Policy) -> dict[str, Any]:
         if own_terms is None:
             derived = derive_topics(text)
             for topic in derived.topics:
-                entry, warned = _topic(topic.words, topic.why, topic.negative, topic.money)
+                entry, warned = _topic(topic.words, topic.why, topic.negative, topic.money, topic.privative)
                 topics.append(entry)
                 warnings.extend(warned)
         else:

@@ -270,6 +270,15 @@ class TopicOut(BaseModel):
         description="The rule states the topic in the negative (\"say it can't lose money\"): "
         "a negation in the draft does not set its hits aside."
     )
+    money: list[str] = Field(
+        default_factory=list,
+        description="Its words that an amount of money in a draft counts as (\"quote a price\": \"$650\").",
+    )
+    privative: list[str] = Field(
+        default_factory=list,
+        description="The rule's own words of absence (\"without a helmet\", \"gluten-free\"): in a draft "
+        "they state the topic and do not set its hits aside; other negations still do.",
+    )
 
 
 class RuleOut(BaseModel):
