@@ -1292,3 +1292,30 @@ def test_without_denies_a_topic_whose_rule_names_no_absence() -> None:
     assert held(g, "I promise you a refund.")
     assert not held(g, "We'll sort it out without a refund.")
     assert derive_topics("Never promise a refund.").topics[0].privative == ()
+
+
+def test_a_chain_of_discourse_words_opens_a_note_and_so_please_never_opens_a_rule() -> None:
+    rule = "ok so we're not a pharmacy so pls never agree to compound any ointment, just say we can refer them"
+    assert "ok" not in words(rule)
+    assert {"compound", "ointment"} <= words(rule)
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "reason_words"),
+    [
+        ("pls never promise next-day engraving, the laser has to cool overnight, just tell ppl we'll call",
+         "engraving", {"laser", "cool", "overnight", "call"}),
+        ("Don't quote a resale value, we leave that to the appraiser",
+         "resale", {"appraiser", "leave"}),
+    ],
+)
+def test_a_sentence_joined_to_the_rule_by_a_comma_is_its_reason_not_its_topic(
+    rule: str, topic: str, reason_words: set[str],
+) -> None:
+    assert topic in " ".join(labels(rule))
+    assert not reason_words & words(rule)
+
+
+def test_a_comma_inside_quoted_wording_or_brackets_joins_no_sentence() -> None:
+    assert "price" in words("No sale guarantees (e.g. 'it will sell in 30 days,' 'you'll get asking price').")
+    assert {"ready", "collect"} & words("Never say 'it's ready, you can collect it' before the final check.")

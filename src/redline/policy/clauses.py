@@ -125,18 +125,22 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-def clauses(tokens_: list[str]) -> list[list[str]]:
+def clauses(tokens_: list[str], splice: bool = True) -> list[list[str]]:
+    """The clauses of a rule's tokens. With `splice`, a sentence joined to the rule by a
+    comma alone is a clause of its own (a rule that quotes wording passes False: "say
+    'it's ready, you can collect it'" is one thing said)."""
     if not _DASHES.isdisjoint(tokens_):
         tokens_ = _dashes_read(tokens_)
     out: list[list[str]] = [[]]
     for i, token in enumerate(tokens_):
         if token in _CLAUSE_END:
             out.append([])
-        elif token == "so" and i and tokens_[i - 1] == "," and out[-1] == [] and i + 1 < len(tokens_) \
-                and phrase_at(tokens_, i + 1, "directive") and tokens_[i + 1] in _COMMA_DIRECTIVES:
-            continue  # "…, SO never sign them up for a build day": what follows is a rule of its own
-        elif token == "," and out[-1] and i + 2 < len(tokens_) and tokens_[i + 1] == "so" \
-                and tokens_[i + 2] in _COMMA_DIRECTIVES and phrase_at(tokens_, i + 2, "directive"):
+        elif token == "so" and i and _so_directs(tokens_, i + 1):
+            # "…, SO never sign them up for a build day", "we're not electricians SO pls never
+            # agree to …": what follows is a rule of its own
+            if out[-1]:
+                out.append([])
+        elif token == "," and out[-1] and i + 2 < len(tokens_) and tokens_[i + 1] == "so" and _so_directs(tokens_, i + 2):
             out.append([])
         elif token == "," and out[-1] and i + 1 < len(tokens_) and tokens_[i + 1] in _COMMA_DIRECTIVES \
                 and phrase_at(tokens_, i + 1, "directive") and out[-1][0] not in _EXCEPTIONS \
@@ -147,11 +151,51 @@ def clauses(tokens_: list[str]) -> list[list[str]]:
             # rule that points back: "if a tenant asks about the pet deposit, don't tell them
             # IT'll be returned")
             out.append([])
+        elif splice and token == "," and out[-1] and "(" not in out[-1] and _spliced(tokens_, i + 1) \
+                and _forbids(out[-1][1:] if out[-1][0] in _SPLICE_IMPERATIVE else out[-1]):
+            # "never promise same-day resoling, THE GLUE HAS to cure overnight, JUST TELL ppl
+            # …": a sentence of its own after the rule's comma (its reason, or what to do
+            # instead), as a period would end it
+            out.append([])
         else:
             out[-1].append(token)
     if not _ARROWS.isdisjoint(tokens_):
         out = [_routed(c) for c in out]
     return [c for c in out if c]
+
+
+# a quotation mark (not an apostrophe inside a word): the rule quotes wording
+_QUOTES = re.compile(r"[\"\u201c\u201d]|(?<!\w)['\u2018\u2019]|['\u2018\u2019](?!\w)")
+
+
+def _so_directs(tokens_: list[str], j: int) -> bool:
+    """Whether a forbidding directive opens tokens_[j:], after a "please" ("so PLS NEVER …")."""
+    if j < len(tokens_) and tokens_[j] in ("please", "pls", "plz"):
+        j += 1
+    return j < len(tokens_) and tokens_[j] in _COMMA_DIRECTIVES and bool(phrase_at(tokens_, j, "directive"))
+
+
+def _spliced(tokens_: list[str], j: int) -> bool:
+    """Whether tokens_[j:] opens a sentence of its own: a subject and its finite verb ("we
+    WILL text", "it SOAKS", "the glue HAS to", "our kitchen IS …"), or an imperative after
+    "just", "instead" or "please" ("just TELL ppl …"). A list's next item has neither."""
+    head = tokens_[j : j + 5]
+    if not head:
+        return False
+    if head[0] in _SPLICE_IMPERATIVE:
+        return len(head) > 1 and head[1] in readings(head[1]).get("VERB", ())
+    if head[0] in _SPLICE_SUBJECTS:
+        return len(head) > 1 and (head[1] in WORDS["aux"] or head[1] in MODALS or "VERB" in readings(head[1]))
+    if head[0] in _SPLICE_DETERMINERS:
+        # "the glue HAS", "our deposit policy IS": a finite auxiliary within the subject's next words
+        return any(t in WORDS["aux"] or t in MODALS or t in ("has", "have") for t in head[2:4]) \
+            and not any(t in (",", "or", "and") for t in head[1:3])
+    return False
+
+
+_SPLICE_IMPERATIVE = frozenset({"just", "instead", "please", "pls", "plz"})
+_SPLICE_SUBJECTS = frozenset("we they it you i he she there".split())
+_SPLICE_DETERMINERS = frozenset("the our your their my his her its this that these those".split())
 
 
 # the words that open an exception before a rule (`_exception_first`)
@@ -247,7 +291,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(_impression(clause)))))
-                               for clause in clauses(written)])) or [[]]
+                               for clause in clauses(written, not _QUOTES.search(rule))])) or [[]]
     asked = [(c, p) for c in found if (p := _proposition(c))]  # "Can parents bring …?", "People ask if …"
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
@@ -425,6 +469,8 @@ def _directive(clause: list[str]) -> tuple[int, int]:
     """Where a clause's forbidding directive starts (after the party it binds) and how many
     tokens it spans; (start, 0) when the clause forbids nothing ("Always use …")."""
     opens = bound_party(clause)
+    if opens < len(clause) - 1 and clause[opens] in ("please", "pls", "plz") and clause[opens + 1] not in POSITIVE_DIRECTIVES:
+        opens += 1  # "pls never …": the directive after the please
     n = phrase_at(clause, opens, "directive")
     return opens, n if n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES else 0
 
@@ -730,19 +776,29 @@ _PERMISSIVE_MODALS = frozenset({"may", "can", "should", "shall", "is", "are"})
 
 
 def _opener(written: list[str]) -> int:
-    """How many tokens open a rule as a note to a team: a greeting or call for attention,
+    """How many tokens open a rule as a note to a team: greetings or calls for attention,
     the words that address the team, and the mark after them ("heads up team -",
-    "hey all,", "FYI:"). 0 when the rule does not open so, or nothing follows."""
-    n = phrase_at(written, 0, "opener")
-    if not n:
+    "hey all,", "FYI:", "ok so …"). A discourse word alone with no mark after it opens the
+    note only before a directive ("so pls never promise …"; "so the team …" keeps its
+    "so", "ok to share …" its "ok"). 0 when the rule does not open so, or nothing follows."""
+    n = chained = 0
+    while m := phrase_at(written, n, "opener"):
+        n, chained = n + m, chained + 1
+        while n < len(written) and phrase_at(written, n, "opener_vocative"):
+            n += phrase_at(written, n, "opener_vocative")
+        if n < len(written) and written[n] in _OPENER_MARKS:
+            n += 1
+    if not n or n >= len(written):
         return 0
-    while n < len(written) and phrase_at(written, n, "opener_vocative"):
-        n += phrase_at(written, n, "opener_vocative")
-    if n < len(written) and written[n] in (",", ":", ";", "-", "--", "\u2014", "\u2013", "!", "."):
-        n += 1
-    elif n < len(written) and written[0] in ("so", "also", "ok", "okay"):
-        return 0  # "so the team …", "also …": an opener only before a mark
-    return n if n < len(written) else 0
+    if written[n - 1] not in _OPENER_MARKS and written[0] in ("so", "also", "ok", "okay") and chained == 1:
+        rest = written[n:]
+        at = 1 if rest[0] in ("please", "pls", "plz") else 0
+        if not phrase_at(rest, at + bound_party(rest[at:]), "directive"):
+            return 0  # "so the team …", "also …": an opener only before a mark or a directive
+    return n
+
+
+_OPENER_MARKS = frozenset({",", ":", ";", "-", "--", "\u2014", "\u2013", "!", "."})
 
 
 def _asked(clause: list[str]) -> list[str]:
