@@ -1319,3 +1319,23 @@ def test_a_sentence_joined_to_the_rule_by_a_comma_is_its_reason_not_its_topic(
 def test_a_comma_inside_quoted_wording_or_brackets_joins_no_sentence() -> None:
     assert "price" in words("No sale guarantees (e.g. 'it will sell in 30 days,' 'you'll get asking price').")
     assert {"ready", "collect"} & words("Never say 'it's ready, you can collect it' before the final check.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "In accordance with the clinic's privacy policy, staff shall not disclose a donor's blood type.",
+        "Per our data policy, never disclose a donor's blood type.",
+        "Staff shall not disclose a donor's blood type, in accordance with the confidentiality rules.",
+    ],
+)
+def test_a_citation_of_what_the_rule_conforms_to_is_no_topic(rule: str) -> None:
+    assert "blood" in words(rule)
+    assert not {"accordance", "policy", "privacy", "data", "confidentiality", "rules"} & words(rule)
+
+
+def test_ahead_of_states_when_as_before_does() -> None:
+    rule = "Agents shall not confirm a shipment dispatch date ahead of customs clearance."
+    assert "ahead" not in words(rule)
+    assert not {"customs", "clearance"} & words(rule)
+    assert held(gate(rule), "Your shipment's dispatch is confirmed for Monday.")

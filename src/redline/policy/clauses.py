@@ -293,6 +293,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(_impression(clause)))))
                                for clause in clauses(written, not _QUOTES.search(rule))])) or [[]]
     asked = [(c, p) for c in found if (p := _proposition(c))]  # "Can parents bring …?", "People ask if …"
+    if len(found) > 1 and _cites(found[0]) and not _forbids(found[0]) and _forbids(found[1]):
+        found = found[1:]  # "Per our privacy policy, never share …": the citation is no topic
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     corrected = _corrected(found[0])
@@ -831,12 +833,23 @@ def _exception_first(clause: list[str]) -> list[str]:
     """"Except during an advertised promotion, never waive the joining fee": an exception
     before the rule names when it does not apply, not what it guards; the rule is what
     follows the comma. Any other clause as it is."""
-    if len(clause) < 4 or clause[0] not in _EXCEPTIONS or "," not in clause:
+    if len(clause) < 4 or "," not in clause or not (clause[0] in _EXCEPTIONS or _cites(clause[: clause.index(",")])):
         return clause
     for i, token in enumerate(clause):
         if token == "," and _forbids(clause[i + 1 :]):
             return clause[i + 1 :]
     return clause
+
+
+def _cites(opening: list[str]) -> bool:
+    """Whether the words before a rule cite what it conforms to ("IN ACCORDANCE WITH the
+    Office's policy, …", "PER our privacy policy, …", "UNDER state law, …"): the citation
+    says why, the rule after it says what."""
+    if not opening:
+        return False
+    if opening[0] in ("in", "pursuant", "consistent", "as") and phrase_at(opening, 0, "cut"):
+        return True  # "in accordance with", "pursuant to", "as required by" …
+    return opening[0] in ("per", "under") and any(in_list("authority", t) for t in opening[1:])
 
 
 def _routed_condition(clause: list[str]) -> list[str]:
