@@ -339,6 +339,8 @@ def test_a_negated_passive_modal_negates_its_whole_subject(sentence: str, term: 
         ("A well-known actor is a member here.", "actor", HISTORICAL, False),
         ("Put the savings in an S&P 500 fund.", "fund", HISTORICAL, False),
         ("Patient is s/p appendectomy.", "appendectomy", HISTORICAL, True),
+        ("I'll do a remote unlock of the front door now.", "unlock", HISTORICAL, False),
+        ("Remote access to your camera is on.", "access", HISTORICAL, False),
     ],
 )
 def test_free_past_known_and_s_and_p_in_their_other_senses_set_nothing(

@@ -178,6 +178,9 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # doubts its lemma is a verb ("garnishing" is rare)
         ("copyrighted", {"copyrighted"}),
         ("garnished", {"garnished", "garnishing", "garnish"}),
+        # -ness on a four-letter adjective
+        ("sickness", {"sick"}),
+        ("weakness", {"weak"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
