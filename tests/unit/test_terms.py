@@ -181,6 +181,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # -ness on a four-letter adjective
         ("sickness", {"sick"}),
         ("weakness", {"weak"}),
+        # -ify / -ification, a British -ence and an American -ense, a short plural
+        ("indemnification", {"indemnify", "indemnified"}),
+        ("licence", {"license", "licensed"}),
+        ("ads", {"ad"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -201,6 +205,8 @@ def test_a_family_stays_within_its_word() -> None:
     assert "refundable" not in family("refund")  # turned around by "non-refundable"
     assert "feed" not in family("fee")
     assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
+    assert "posing" not in family("pos")  # a point of sale: the regular form is pose's
+    assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")
     assert "euthaniz" not in family("euthanized")  # no stem that is not a word
 

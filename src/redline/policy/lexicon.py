@@ -45,10 +45,11 @@ _SPELLING = tuple(
     pair.split("/")
     for pair in "ize/ise izes/ises ized/ised izing/ising ization/isation izations/isations "
     "yze/yse yzed/ysed yzing/ysing or/our ors/ours ored/oured oring/ouring ter/tre ters/tres "
-    "og/ogue eled/elled eling/elling eler/eller".split()
+    "og/ogue eled/elled eling/elling eler/eller ence/ense ences/enses".split()
 )
 _SPELLING_ENDINGS = tuple(ending for pair in _SPELLING for ending in pair)
 _VOWELS = frozenset("aeiou")
+_SHORT_PLURAL_MARGIN = 0.3  # Zipf: "ads" 4.3 / "ad" 4.8 is a plural, "gps" 4.0 / "gp" 3.9 is not
 # Prefixes that never change how the word they prefix inflects.
 _PREFIXES = ("un", "re", "dis", "mis", "pre", "over", "under", "out", "co", "de")
 
@@ -151,6 +152,11 @@ def lemmas(word: str) -> frozenset[str]:
         found.update(group)
     if not found and word.isalpha() and len(word) > 3:
         found.update(_regular_stems(word))  # "doxxing" -> "doxx", "slas" -> "sla", "vpns" -> "vpn"
+    elif not found and len(word) == 3 and word.endswith("s") and word.isalpha() \
+            and zipf(word[:-1]) >= zipf(word) + _SHORT_PLURAL_MARGIN:
+        # "ads" -> ad, "tvs" -> tv: a short plural the dictionary leaves out, told from a
+        # word of its own ("gps", "sms", "abs") by being written less often than its stem
+        found.update((word, word[:-1]))
     return frozenset(found or {word})
 
 
@@ -207,7 +213,9 @@ def _inflections(lemma: str) -> frozenset[str]:
             stem = lemma[len(prefix):]
             if len(stem) >= 3 and _table_forms(stem):
                 return frozenset({lemma} | {prefix + form for form in _inflections(stem)})
-        return frozenset(_regular(lemma))
+        # a regular form the dictionary gives to another word is that word's ("pos" is no
+        # verb: "posing" is a form of pose)
+        return frozenset(form for form in _regular(lemma) if form == lemma or not readings(form))
     forms = {lemma}
     verb = "VERB" in part_of_speech(lemma)
     for tag, group in known.items():
