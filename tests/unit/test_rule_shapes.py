@@ -1339,3 +1339,9 @@ def test_ahead_of_states_when_as_before_does() -> None:
     assert "ahead" not in words(rule)
     assert not {"customs", "clearance"} & words(rule)
     assert held(gate(rule), "Your shipment's dispatch is confirmed for Monday.")
+
+
+def test_a_noun_of_a_speech_act_at_the_head_of_a_phrase_frames_what_stands_before_it() -> None:
+    rule = "Warranty extension suggestions - never."
+    assert "suggestions" not in words(rule)
+    assert held(gate(rule), "Your warranty can be extended by two years.")
