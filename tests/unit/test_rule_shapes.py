@@ -1345,3 +1345,11 @@ def test_a_noun_of_a_speech_act_at_the_head_of_a_phrase_frames_what_stands_befor
     rule = "Warranty extension suggestions - never."
     assert "suggestions" not in words(rule)
     assert held(gate(rule), "Your warranty can be extended by two years.")
+
+
+def test_a_bare_verdict_applies_to_the_heading_and_the_phrase_that_specifies_it() -> None:
+    rule = "Upgrades: loyalty lounge passes - flag."
+    assert {"lounge", "passes"} & words(rule)
+    assert held(gate(rule, "flag"), "I've added two lounge passes to your booking.")
+    # a clause with a verb of its own is the verdict's reason, not what it applies to
+    assert "decides" not in words("Fee waivers: the branch manager decides. Flag.")

@@ -168,6 +168,27 @@ def clauses(tokens_: list[str], splice: bool = True) -> list[list[str]]:
 _QUOTES = re.compile(r"[\"\u201c\u201d]|(?<!\w)['\u2018\u2019]|['\u2018\u2019](?!\w)")
 
 
+def _bare_verdict(clause: list[str]) -> bool:
+    """A clause that is nothing but a directive or a routing verb ("never", "flag",
+    "escalate", "not allowed"): the verdict on what the clauses before it name."""
+    return bool(clause) and len(clause) <= 3 and (
+        phrase_at(clause, 0, "directive") == len(clause) or phrase(clause, 0, "escalate") == len(clause))
+
+
+def _noun_phrase(clause: list[str]) -> bool:
+    """A few words with no verb of their own ("marketing add-ons", "partial or full"; not
+    "office manager DECIDES")."""
+    return 0 < len(clause) <= 6 and not any(
+        t in WORDS["aux"] or t in MODALS or t in _SUBJECT_PRONOUNS or phrase_at(clause, k, "directive")
+        or _finite(t) for k, t in enumerate(clause))
+
+
+def _finite(token: str) -> bool:
+    """An inflected form of a word that is only a verb ("decides", "approved")."""
+    entry = readings(token)
+    return set(entry) == {"VERB"} and token not in entry["VERB"]
+
+
 def _so_directs(tokens_: list[str], j: int) -> bool:
     """Whether a forbidding directive opens tokens_[j:], after a "please" ("so PLS NEVER …")."""
     if j < len(tokens_) and tokens_[j] in ("please", "pls", "plz"):
@@ -318,7 +339,13 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # that names its own ("Sizing - don't tell anyone A SIZE will definitely FIT") is
         # stated with it
         rationale.append(later.pop(0))
+    # "Upsells: marketing add-ons - flag.": a bare verdict at the end applies to every
+    # short noun phrase before it, the heading's specification as much as the heading
+    verdict = bool(later) and _bare_verdict(later[-1])
     for clause in later:
+        if verdict and clause is not later[-1] and _noun_phrase(clause):
+            stated.append(clause)
+            continue
         opens, n = _directive(clause)  # "Agents must not …", "The assistant should never …"; not "always use …"
         forbids = bool(n) and not _refers_back(clause[opens + n :])
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
