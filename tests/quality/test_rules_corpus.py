@@ -137,6 +137,19 @@ dealer, genealogy research, patent filing, a swim school, vinyl pressing, yacht
 brokerage, window replacement, 3D printing) and heldout-xx (a tool library, a rail ticket
 office, district heating, adult literacy, an elections office, allotments, a cobbler, a
 butcher), no set style, were written after the next round and scored blind, then read.
+Six more, each in a sector and a style not met before, were scored blind, then read:
+heldout-yy (manufacturing and B2B supply, no set style), heldout-zz (arts, media and
+publishing, terse settings lines: "Reading fees: never.", "Political ads? Escalate."),
+heldout-ab (public offices, courts and regulated professions, compliance-handbook
+clauses: "Agents shall not …", "In accordance with …"), heldout-ac (small local
+services, owners' casual notes to the bot: "ok so pls never promise same-day resoling,
+the glue has to cure overnight"), heldout-ad (allied health, half its rules on what must
+not be disclosed) and heldout-ae (consumer technology and niche finance, compound noun
+phrases); and heldout-af (transport and vehicle services; its rail ticketing is near xx's
+rail ticket office), heldout-ag (hospitality and leisure), heldout-ah (insurance,
+property and finance) and heldout-ai (education and community services; two of its
+domains are near two of xx's), no set style, were written after the changes those six led to and scored
+blind, not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -208,6 +221,16 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-vv.jsonl", 0.91, 0.22, ()),
         ("heldout-ww.jsonl", 0.89, 0.14, ()),
         ("heldout-xx.jsonl", 0.90, 0.14, ()),
+        ("heldout-yy.jsonl", 0.91, 0.12, ()),
+        ("heldout-zz.jsonl", 0.95, 0.11, ()),
+        ("heldout-ab.jsonl", 0.90, 0.19, ()),
+        ("heldout-ac.jsonl", 0.88, 0.25, ()),
+        ("heldout-ad.jsonl", 0.95, 0.08, ()),
+        ("heldout-ae.jsonl", 0.95, 0.23, ()),
+        ("heldout-af.jsonl", 0.95, 0.20, ()),
+        ("heldout-ag.jsonl", 0.93, 0.18, ()),
+        ("heldout-ah.jsonl", 0.87, 0.15, ()),
+        ("heldout-ai.jsonl", 0.87, 0.21, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
