@@ -79,7 +79,9 @@ _PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right
 _ABOUT = frozenset({"about", "on", "regarding", "concerning", "of", "as to"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether", "who"})
 _FRAME_PREPOSITIONS = frozenset({"of", "about", "on", "regarding", "concerning", "involving", "around", "for", "to"})
-POSITIVE_DIRECTIVES = frozenset({"always", "please", "pls", "plz", "ensure", "make sure", "only"})
+# "please" as typed in a hurry too
+_PLEASE = frozenset({"please", "pls", "plz"})
+POSITIVE_DIRECTIVES = frozenset({"always", "ensure", "make sure", "only"}) | _PLEASE
 # a word every phrase of the `others` list holds and few rules do: most rules never name
 # another person, and need not be read for it
 _OTHERS_FIRST_WORDS = frozenset(
@@ -191,7 +193,7 @@ def _finite(token: str) -> bool:
 
 def _so_directs(tokens_: list[str], j: int) -> bool:
     """Whether a forbidding directive opens tokens_[j:], after a "please" ("so PLS NEVER …")."""
-    if j < len(tokens_) and tokens_[j] in ("please", "pls", "plz"):
+    if j < len(tokens_) and tokens_[j] in _PLEASE:
         j += 1
     return j < len(tokens_) and tokens_[j] in _COMMA_DIRECTIVES and bool(phrase_at(tokens_, j, "directive"))
 
@@ -214,7 +216,7 @@ def _spliced(tokens_: list[str], j: int) -> bool:
     return False
 
 
-_SPLICE_IMPERATIVE = frozenset({"just", "instead", "please", "pls", "plz"})
+_SPLICE_IMPERATIVE = frozenset({"just", "instead"}) | _PLEASE
 _SPLICE_SUBJECTS = frozenset("we they it you i he she there".split())
 _SPLICE_DETERMINERS = frozenset("the our your their my his her its this that these those".split())
 
@@ -409,7 +411,7 @@ def _tells_what_to_do(clause: list[str]) -> bool:
     imperative, whose words are what the rule allows, not a rationale that repeats its
     topic. A verb of saying is left to the rationale (`_SAYING`); a clause that opens
     with a noun ("Plot maps change", "Licenses are …") is no imperative."""
-    at = 1 if clause and clause[0] in ("please", "pls", "plz") else 0
+    at = 1 if clause and clause[0] in _PLEASE else 0
     if len(clause) < at + 2:
         return False
     verb, after = clause[at], clause[at + 1]
@@ -498,7 +500,7 @@ def _directive(clause: list[str]) -> tuple[int, int]:
     """Where a clause's forbidding directive starts (after the party it binds) and how many
     tokens it spans; (start, 0) when the clause forbids nothing ("Always use …")."""
     opens = bound_party(clause)
-    if opens < len(clause) - 1 and clause[opens] in ("please", "pls", "plz") and clause[opens + 1] not in POSITIVE_DIRECTIVES:
+    if opens < len(clause) - 1 and clause[opens] in _PLEASE and clause[opens + 1] not in POSITIVE_DIRECTIVES:
         opens += 1  # "pls never …": the directive after the please
     n = phrase_at(clause, opens, "directive")
     return opens, n if n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES else 0
@@ -616,7 +618,7 @@ def _corrected(clause: list[str]) -> list[str] | None:
         at = clause.index("but", 2)
         if clause[at - 1] == "," and _forbids(clause[at + 1 :]):
             return clause[at + 1 :]
-    start = 1 if clause[0] in ("we", "you", "always", "please", "pls", "plz") else 0
+    start = 1 if clause[0] in ("we", "you", "always") or clause[0] in _PLEASE else 0
     if clause[start] not in _SAY_INSTEAD or "," not in clause[start + 2 :]:
         return None
     at = clause.index(",", start + 2)
@@ -821,7 +823,7 @@ def _opener(written: list[str]) -> int:
         return 0
     if written[n - 1] not in _OPENER_MARKS and written[0] in ("so", "also", "ok", "okay") and chained == 1:
         rest = written[n:]
-        at = 1 if rest[0] in ("please", "pls", "plz") else 0
+        at = 1 if rest[0] in _PLEASE else 0
         if not phrase_at(rest, at + bound_party(rest[at:]), "directive"):
             return 0  # "so the team …", "also …": an opener only before a mark or a directive
     return n
@@ -874,9 +876,15 @@ def _cites(opening: list[str]) -> bool:
     says why, the rule after it says what."""
     if not opening:
         return False
-    if opening[0] in ("in", "pursuant", "consistent", "as") and phrase_at(opening, 0, "cut"):
-        return True  # "in accordance with", "pursuant to", "as required by" …
+    n = phrase_at(opening, 0, "cut")
+    if n and " ".join(opening[:n]) in _CONFORMING:
+        return True
     return opening[0] in ("per", "under") and any(in_list("authority", t) for t in opening[1:])
+
+
+# the cut phrases that cite what a rule conforms to (not "in case", "as long as": conditions)
+_CONFORMING = frozenset({"in accordance with", "pursuant to", "in compliance with", "in line with", "consistent with",
+                         "as required by", "as per"})
 
 
 def _routed_condition(clause: list[str]) -> list[str]:
