@@ -352,6 +352,8 @@ def test_an_operator_sees_what_each_rule_of_a_policy_matches(server: LiveServer,
     for rule in rules.values():
         assert rule["terms"] or rule["topics"] or rule["patterns"] or rule["detectors"]
         assert set(rule["suppress"]) <= {"negated", "attributed", "historical", "hypothetical", "other_experiencer"}
+        for topic in rule["topics"]:  # what `redline explain --json` shows, field for field
+            assert {"money", "privative", "negative"} <= set(topic)
     missing = http.get("/v1/policies/no-such-policy", headers=server.auth("operator"))
     assert missing.status_code == 404 and missing.json()["known_policies"] == [POLICY]
     assert http.get("/v1/policies/Bad Name", headers=server.auth("operator")).status_code == 422

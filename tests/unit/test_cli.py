@@ -161,6 +161,19 @@ def test_explain_warns_about_a_topic_that_fires_on_ordinary_text(tmp_path: Path)
     assert "warning:" in plain.output and "a:s" in plain.output
 
 
+def test_explain_lists_a_topics_money_words_and_the_rules_words_of_absence(tmp_path: Path) -> None:
+    policy = tmp_path / "p.yaml"
+    policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"
+                      "      - id: r\n        rule: Never quote a cancellation fee without a dispatcher.\n        severity: flag\n"
+                      "      - id: s\n        rule: Never promise a refund.\n        severity: flag\n")
+    result = runner.invoke(app, ["explain", str(policy), "--json"])
+    assert result.exit_code == 0, result.output
+    rules = {rule["id"]: rule for rule in json.loads(result.output)["rules"]}
+    fee = {t["label"]: t for t in rules["a:r"]["topics"]}["cancellation + fee"]
+    assert fee["money"] == ["fee"] and fee["privative"] == ["without"]
+    assert rules["a:s"]["topics"][0]["privative"] == []
+
+
 def test_explain_exits_1_when_the_policy_would_not_load(tmp_path: Path) -> None:
     policy = tmp_path / "p.yaml"
     policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 from typing import Callable
 from threading import Lock
@@ -205,6 +206,7 @@ class CompiledScreen:
         fired_by_rule: dict[int, int] = {}
         quiet_by_rule: dict[int, int] = {}
         unassessed = unrecorded = 0
+        absent: dict[tuple[str, ...], Callable[..., Cues]] = {}
         for index, start, end, term, pattern, parts in hits:  # a RawHit's fields, unpacked at once
             count = fired_by_rule.get(index, 0)
             if count >= MAX_FIRED_PER_RULE:
@@ -213,7 +215,9 @@ class CompiledScreen:
             rule = rules[index]
             suppress = negative.get((index, term), rule.suppress) if negative else rule.suppress
             privative = self._privative.get((index, term)) if self._privative else None
-            look = cues if privative is None else _absent(cues, shadow.text, privative)
+            look = cues
+            if privative is not None:  # one reading with the words blanked per text, however many hits
+                look = absent.get(privative) or absent.setdefault(privative, _absent(cues, shadow.text, privative))
             if parts:
                 blocking, cue = _status(look, parts, suppress)
             else:
@@ -320,10 +324,18 @@ def _absent(cues: Callable[..., Cues], text: str, words: tuple[str, ...]) -> Cal
         if not any(cue[0] is _NEGATED and _first_word(text, cue) in words for cue in found):
             return found
         if not blanked:
-            pattern = re.compile(r"\b(?:%s)\b" % "|".join(words), re.IGNORECASE)
-            blanked.append(TextContext(pattern.sub(lambda m: " " * len(m.group()), text)))
+            blanked.append(TextContext(_absence_words(words).sub(_blank, text)))
         return blanked[0].cues(start, end, others)
     return look
+
+
+@lru_cache(maxsize=8)
+def _absence_words(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, words)), re.IGNORECASE)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _first_word(text: str, cue: _Cue) -> str:
