@@ -15,7 +15,7 @@ from redline.eval.context_cmd import context_rows
 from redline.screen.context import assess
 from redline.types import Status
 
-NEGATED, HISTORICAL, UNCERTAIN = Status.NEGATED, Status.HISTORICAL, Status.UNCERTAIN
+NEGATED, HISTORICAL, UNCERTAIN, ATTRIBUTED = Status.NEGATED, Status.HISTORICAL, Status.UNCERTAIN, Status.ATTRIBUTED
 
 
 def statuses(sentence: str, term: str) -> set[Status]:
@@ -344,9 +344,12 @@ def test_a_negated_passive_modal_negates_its_whole_subject(sentence: str, term: 
         ("Patient is s/p appendectomy.", "appendectomy", HISTORICAL, True),
         ("I'll do a remote unlock of the front door now.", "unlock", HISTORICAL, False),
         ("Remote access to your camera is on.", "access", HISTORICAL, False),
+        ("I've listed your seats for resale at face value.", "resale", ATTRIBUTED, False),
+        ("Your spare chairs get listed and sold online.", "sold", ATTRIBUTED, False),
+        ("The chart lists a penicillin allergy.", "penicillin allergy", ATTRIBUTED, True),
     ],
 )
-def test_free_past_known_and_s_and_p_in_their_other_senses_set_nothing(
+def test_free_past_known_listed_and_s_and_p_in_their_other_senses_set_nothing(
     sentence: str, term: str, status: Status, expected: bool
 ) -> None:
     assert (status in statuses(sentence, term)) is expected
