@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -148,27 +149,26 @@ def test_explain_json_shows_what_each_rule_matches() -> None:
     assert {d["id"] for d in report["detectors"]} == {"detector:credentials", "detector:pii", "detector:technical_content"}
 
 
-def test_explain_warns_about_a_topic_that_fires_on_ordinary_text(tmp_path: Path) -> None:
+def _explained(tmp_path: Path, r: str, s: str) -> tuple[Path, dict[str, Any]]:
+    """A policy of two flag rules `a:r` and `a:s`, and `redline explain --json`'s rules by id."""
     policy = tmp_path / "p.yaml"
     policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"
-                      "      - id: r\n        rule: Never promise a refund.\n        severity: flag\n"
-                      "      - id: s\n        rule: Always hand off a death to a human.\n        severity: flag\n")
+                      f"      - id: r\n        rule: {r}\n        severity: flag\n"
+                      f"      - id: s\n        rule: {s}\n        severity: flag\n")
     result = runner.invoke(app, ["explain", str(policy), "--json"])
     assert result.exit_code == 0, result.output
-    rules = {rule["id"]: rule for rule in json.loads(result.output)["rules"]}
+    return policy, {rule["id"]: rule for rule in json.loads(result.output)["rules"]}
+
+
+def test_explain_warns_about_a_topic_that_fires_on_ordinary_text(tmp_path: Path) -> None:
+    policy, rules = _explained(tmp_path, "Never promise a refund.", "Always hand off a death to a human.")
     assert any("death" in w for w in rules["a:s"]["warnings"])
     plain = runner.invoke(app, ["explain", str(policy)])
     assert "warning:" in plain.output and "a:s" in plain.output
 
 
 def test_explain_lists_a_topics_money_words_and_the_rules_words_of_absence(tmp_path: Path) -> None:
-    policy = tmp_path / "p.yaml"
-    policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"
-                      "      - id: r\n        rule: Never quote a cancellation fee without a dispatcher.\n        severity: flag\n"
-                      "      - id: s\n        rule: Never promise a refund.\n        severity: flag\n")
-    result = runner.invoke(app, ["explain", str(policy), "--json"])
-    assert result.exit_code == 0, result.output
-    rules = {rule["id"]: rule for rule in json.loads(result.output)["rules"]}
+    _, rules = _explained(tmp_path, "Never quote a cancellation fee without a dispatcher.", "Never promise a refund.")
     fee = {t["label"]: t for t in rules["a:r"]["topics"]}["cancellation + fee"]
     assert fee["money"] == ["fee"] and fee["privative"] == ["without"]
     assert rules["a:s"]["topics"][0]["privative"] == []
