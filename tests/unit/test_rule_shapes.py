@@ -1353,3 +1353,94 @@ def test_a_bare_verdict_applies_to_the_heading_and_the_phrase_that_specifies_it(
     assert held(gate(rule, "flag"), "I've added two lounge passes to your booking.")
     # a clause with a verb of its own is the verdict's reason, not what it applies to
     assert "decides" not in words("Fee waivers: the branch manager decides. Flag.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "name", "draft"),
+    [
+        ("Never mention a processing fee or APR over chat.", "apr", "The APR on this card is 19.9%."),
+        ("Do not discuss a repayment plan or IVA with a debtor.", "iva", "An IVA would cap what you repay."),
+    ],
+)
+def test_a_name_written_in_capitals_stands_alone_in_a_list(rule: str, name: str, draft: str) -> None:
+    # "a processing fee or APR": a name complete in itself takes no modifier from its neighbour
+    assert name in labels(rule)
+    assert held(gate(rule), draft)
+
+
+def test_words_written_in_capitals_for_emphasis_are_no_names() -> None:
+    assert "lost" not in labels("NEVER SHARE LOST OR STOLEN CARD NUMBERS")
+
+
+def test_a_noun_of_wording_at_the_head_of_a_phrase_frames_what_stands_before_it() -> None:
+    rule = "No guaranteed approval language."
+    assert "language" not in {w for t in derive_topics(rule).topics if len(t.words) == 1 for w in t.words}
+    assert held(gate(rule), "You're guaranteed to be approved for the loan.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "guarded", "checked"),
+    [
+        ("Always confirm the tide times before promising a boat launch.",
+         "Your boat launch is set for 6am tomorrow.", "The tide times are posted at the dock."),
+        ("Make sure the deposit has cleared before you release the keys.",
+         "I've released the keys to the front desk for you.", "Your deposit is held for thirty days."),
+        ("Agents must always check the allergy list before recommending a dessert.",
+         "I recommend the chocolate dessert tonight.", "The allergy list is on the back of the menu."),
+    ],
+)
+def test_what_must_wait_for_a_check_is_the_topic_and_the_check_is_its_condition(
+        rule: str, guarded: str, checked: str) -> None:
+    g = gate(rule)
+    assert held(g, guarded)
+    assert not held(g, checked)
+
+
+@pytest.mark.parametrize(
+    ("rule", "guarded", "required"),
+    [
+        ("Chimney relining quotes require a camera inspection.",
+         "Your chimney relining quote comes to $2,400.", "Our camera inspection takes about an hour."),
+        ("Kitchen remodel pricing needs a home visit. Don't quote it over chat.",
+         "Remodel pricing for your kitchen starts at $18,000.", "A home visit is free of charge."),
+    ],
+)
+def test_what_needs_something_first_is_the_topic_and_what_it_needs_is_not(
+        rule: str, guarded: str, required: str) -> None:
+    g = gate(rule)
+    assert held(g, guarded)
+    assert not held(g, required)
+
+
+def test_a_need_stated_before_a_rule_of_its_own_is_the_rules_reason() -> None:
+    rule = "Framing needs five days, so never promise next-day shipping."
+    assert "framing" not in labels(rule)  # not read as "never mention framing"
+    assert "shipping" in words(rule)
+    # "… the time REQUIRED to …" and "… NEEDS TO know" are no precondition
+    assert "refrain" not in words("Staff must refrain from estimating the time required to process a visa.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "guarded", "party"),
+    [
+        ("Boiler warranty claims are approved only by the service manager.",
+         "Your boiler warranty claim is approved.", "The service manager will call you tomorrow."),
+        ("Route changes belong to the dispatch lead.",
+         "I've changed your delivery route to skip the bridge.", "The dispatch lead works until six."),
+        ("Menu tastings come only from the head chef.",
+         "I can book you a menu tasting on Friday.", "Our head chef trained in Lyon."),
+        ("Mileage disputes are left to the fleet supervisor.",
+         "Your mileage dispute is resolved in your favour.", "The fleet supervisor is out today."),
+    ],
+)
+def test_a_matter_given_to_someone_else_is_the_topic_and_who_has_it_is_not(
+        rule: str, guarded: str, party: str) -> None:
+    g = gate(rule)
+    assert held(g, guarded)
+    assert not held(g, party)
+
+
+def test_a_party_that_has_the_matter_in_a_later_sentence_is_the_rules_reason() -> None:
+    rule = "Avoid quoting a specific mortgage rate; rates are locked only by a loan officer."
+    assert not {"loan", "officer"} & words(rule)
+    assert "mortgage" in words(rule)

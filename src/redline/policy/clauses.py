@@ -313,8 +313,14 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
-    found = _question(_record([_kept_secret(_needs_approval(_passive(_prohibition(_impression(clause)))))
-                               for clause in clauses(written, not _QUOTES.search(rule))])) or [[]]
+    split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
+    # a precondition or a party that has the matter states the rule in its first clause
+    # unless a later one forbids something of its own: then it is the rule's reason
+    # ("Intake NEEDS 48 hours, so don't offer same-day starts"; not "Tankless pricing NEEDS
+    # a site visit. Don't quote IT over chat")
+    stating = not any(_forbids(c) and not _PRONOUN_OBJECTS.intersection(c) for c in split[1:])
+    found = _question(_record([_kept_secret(_reserved(_needs_approval(clause, stating and not n), stating and not n))
+                               for n, clause in enumerate(split)])) or [[]]
     asked = [(c, p) for c in found if (p := _proposition(c))]  # "Can parents bring …?", "People ask if …"
     if len(found) > 1 and _cites(found[0]) and not _forbids(found[0]) and _forbids(found[1]):
         found = found[1:]  # "Per our privacy policy, never share …": the citation is no topic
@@ -325,7 +331,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # "Say 'X', not 'Y'", "Instead of promising X, tell them Y": the wording recommended
         # is neither the topic nor a rationale that repeats it
         found = [corrected, *found[1:]]
-    found = [_routed_condition(_asked(_only_party(_exception_first(found[0])))), *found[1:]]
+    found = [_routed_condition(_asked(_only_party(_checked_first(_exception_first(found[0]))))), *found[1:]]
     label = _label(found[0]) if len(found) > 1 else None
     if label is not None:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
@@ -744,10 +750,11 @@ _PASSIVE_LINKS = frozenset({"not", "never", "to", "ever", "strictly", "expressly
 _NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
 
 
-def _needs_approval(clause: list[str]) -> list[str]:
+def _needs_approval(clause: list[str], first: bool) -> list[str]:
     """"Refunds over $100 require manager approval", "Any change to a delivery address
     needs a supervisor's sign-off": what needs someone's leave is what the rule guards,
-    read as "Never mention refunds over $100"; whose leave it needs is no topic."""
+    read as "Never mention refunds over $100"; whose leave it needs is no topic. So in the
+    rule's first clause is what needs anything first ("Drilling quotes REQUIRE a site visit")."""
     if len(clause) < 3 or phrase_at(clause, 0, "directive"):
         return clause
     for i in range(1, len(clause) - 1):
@@ -756,10 +763,64 @@ def _needs_approval(clause: list[str]) -> list[str]:
         rest = clause[i + 1 : i + 6]
         if clause[i - 1] in WORDS["closed"]:
             return clause  # "… sit with the manager AND need …": no noun phrase right before it
-        if any(_content(t) for t in clause[:i]) and any(in_list("permission", t) for t in rest):
+        if not any(_content(t) for t in clause[:i]):
+            return clause
+        if any(in_list("permission", t) for t in rest):
             return ["never", "mention", *clause[:i]]
+        if first and clause[i] in _REQUIRES and rest[0] != "to" \
+                and not any(phrase_at(clause, j, "directive") or t in MODALS for j, t in enumerate(clause[:i])):
+            return ["never", "mention", *clause[:i]]  # not "the time REQUIRED to …", "… NEEDS TO know"
         return clause
     return clause
+
+
+def _reserved(clause: list[str], first: bool) -> list[str]:
+    """"Warranty extensions are granted ONLY BY the warranty department", "Curtailment
+    decisions BELONG TO the grid operator", "Sizing is LEFT TO the specialist": a rule that
+    gives a matter to someone else guards the matter itself, read as "Never mention
+    warranty extensions"; who has it is no topic. ("LEAVE mold guidance TO the specialist"
+    is read as any act and its object is.)"""
+    if len(clause) < 4 or not first:
+        return clause
+    if phrase_at(clause, 0, "directive") or in_list("actor", clause[0]) or clause[0] in _CLAUSE_SUBJECTS:
+        return clause
+    for i in range(1, len(clause) - 2):
+        giving = any(lemma in _GIVEN_TO for lemma in lemmas(clause[i]))  # "BELONGS to", "is LEFT to"
+        if clause[i] == "only" and _party_at(clause, i + 1, _RESERVING) == i + 1:
+            # "… ARE granted only by", "… COME only from": the subject ends at the first
+            # auxiliary, or at the verb right before "only"
+            aux = next((j for j in range(i) if clause[j] in _PASSIVE_AUX), None)
+            if aux is None and "VERB" not in part_of_speech(clause[i - 1]):
+                return clause
+            subject = clause[: aux if aux is not None else i - 1]
+        elif giving and _party_at(clause, i + 1, _RESERVING) == i + 1:
+            subject = clause[: next((j for j in range(i) if clause[j] in _PASSIVE_AUX), i)]
+        else:
+            continue
+        if not any(_content(t) for t in subject) or subject[-1] in WORDS["closed"]:
+            return clause
+        return ["never", "mention", *subject]
+    return clause
+
+
+def _party_at(clause: list[str], start: int, prepositions: tuple[str, ...]) -> int:
+    """Where a phrase naming who has a matter ("TO THE on-call electrician", "BY A
+    licensed installer") opens at or after `start` and runs to the clause's end; 0 if none."""
+    for i in range(start, len(clause) - 1):
+        if clause[i] in prepositions and clause[i + 1] in _PARTY_DETERMINERS \
+                and not any(t in _PASSIVE_AUX or t in ("to", "by") for t in clause[i + 2 :]):
+            return i
+    return 0
+
+
+# "are granted only BY", "come only FROM", "rests only WITH"; what gives a matter to
+# someone without "only": "BELONGS to", "is LEFT to", "RESTS with", "is RESERVED for"
+_RESERVING = ("by", "from", "with", "to")
+_GIVEN_TO = frozenset({"belong", "leave", "rest", "reserve"})
+_PARTY_DETERMINERS = frozenset("the a an our your their its".split())
+
+
+_REQUIRES = frozenset({"require", "requires", "need", "needs"})
 
 
 def _kept_secret(clause: list[str]) -> list[str]:
@@ -804,6 +865,25 @@ def _only_party(clause: list[str]) -> list[str]:
 
 
 _PERMISSIVE_MODALS = frozenset({"may", "can", "should", "shall", "is", "are"})
+
+
+def _checked_first(clause: list[str]) -> list[str]:
+    """"Always confirm the door weight before recommending an opener", "Make sure the
+    permit is pulled before you schedule": what must wait for the check is what the rule
+    guards, read as "Never recommend an opener"; the check is its condition, no topic."""
+    opens = bound_party(clause)
+    if opens < len(clause) - 1 and clause[opens] in _PLEASE:
+        opens += 1
+    n = phrase_at(clause, opens, "directive")
+    if not n or " ".join(clause[opens : opens + n]) not in _CHECKING_DIRECTIVES:
+        return clause
+    after = clause.index("before") + 1 if "before" in clause[opens + n + 1 :] else 0
+    if not after or not any(_content(t) for t in clause[after:]):
+        return clause
+    return ["never", *clause[after:]]
+
+
+_CHECKING_DIRECTIVES = frozenset({"always", "ensure", "make sure"})
 
 
 def _opener(written: list[str]) -> int:

@@ -88,6 +88,7 @@ class Word:
     bare: bool = False  # a verb with nothing after it in its list item ("STARTING, stopping or …")
     parts: tuple[str, ...] = field(default_factory=tuple)
     negated: bool = False  # said in the negative by the rule itself ("say it CAN'T lose money")
+    acronym: bool = False  # written in capitals ("an interest rate or APR"): a name complete in itself
     preposition: str = ""  # the one it stands after, when `in_pp`
 
     @property
@@ -379,7 +380,23 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         state = _State(verb_place=imperative, np_count=state.np_count)
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
             _read_item(words, state, number, index, splitter, raw, escalating)
+    if written := _acronyms(rule):
+        for w in words:
+            w.acronym = w.text in written
     return words, rationale
+
+
+_CAPITALS = re.compile(r"\b[A-Z][A-Z0-9]{1,5}(?=s?\b)")
+
+
+def _acronyms(rule: str) -> set[str]:
+    """The words a rule writes in capitals as names ("APR", "ADHD", "PINs"), not those it
+    shouts ("NEVER share ..."): none where most of its words are in capitals."""
+    found = _CAPITALS.findall(rule)
+    if len(found) * 2 > len(rule.split()):
+        return set()
+    names = {word.lower() for word in found}
+    return {form for name in names if name not in WORDS["closed"] for form in (name, name + "s")}
 
 
 # Auxiliaries that may stand between a subject and its routing verb ("MUST BE escalated",

@@ -255,7 +255,7 @@ def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int,
             continue  # in "age, religion, disability or national origin" each item is whole
         alone = phrase[0]
         bare = alone.adjective or not (alone.determined or _plural(alone))
-        if not bare:
+        if not bare or alone.acronym:  # "an interest rate or APR": a name shares no word
             continue
         after = first_phrase.get((clause, item + 1), [])
         if len(after) > 1 and after[0].splitter in ("or", "and", "nor"):
