@@ -1444,3 +1444,30 @@ def test_a_party_that_has_the_matter_in_a_later_sentence_is_the_rules_reason() -
     rule = "Avoid quoting a specific mortgage rate; rates are locked only by a loan officer."
     assert not {"loan", "officer"} & words(rule)
     assert "mortgage" in words(rule)
+
+
+def test_examples_in_brackets_are_examples_as_after_such_as_alone() -> None:
+    rule = "Do not recommend rival apps (such as Splitwise, Tricount)."
+    assert {"splitwise", "tricount"} <= labels(rule)
+    assert held(gate(rule), "Tricount is better for group trips, honestly.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "guarded", "other"),
+    [
+        ("Never share the location of a nesting site.",
+         "The nesting site is behind the old boathouse.", "Our location is on Main Street."),
+        ("Never tell the price of a rival's tour.",
+         "A rival's tour costs more, but their price is $40.", "The price includes lunch and a guide."),
+    ],
+)
+def test_an_attribute_named_by_its_of_phrase_pairs_with_it(rule: str, guarded: str, other: str) -> None:
+    g = gate(rule)
+    assert held(g, guarded)
+    assert not held(g, other)
+
+
+def test_an_unknown_ing_word_before_a_determiner_acts_on_what_follows() -> None:
+    rule = "Never advise on reflashing a router."
+    assert "reflashing" in words(rule)
+    assert "router" not in labels(rule)

@@ -185,6 +185,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("indemnification", {"indemnify", "indemnified"}),
         ("licence", {"license", "licensed"}),
         ("ads", {"ad"}),
+        # -rt / -rsion; a compound verb the dictionary lacks inflects at its head
+        ("conversion", {"convert", "converted"}),
+        ("jailbreaking", {"jailbroken", "jailbroke"}),
+        ("upsell", {"upsold"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:

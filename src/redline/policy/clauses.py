@@ -1207,6 +1207,8 @@ def items(tokens_: list[str]) -> list[tuple[str, list[str]]]:
         if n or tokens_[i] in _ITEM_MARKS:
             if items[-1][1]:
                 items.append((" ".join(tokens_[i : i + (n or 1)]), []))
+            elif n and items[-1][0] == "(":
+                items[-1] = (" ".join(tokens_[i : i + n]), [])  # "(SUCH AS …", "(E.G. …": examples, as without the bracket
             i += n or 1
             continue
         items[-1][1].append(tokens_[i])

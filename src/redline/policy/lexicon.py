@@ -288,6 +288,7 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
         forms.update(_inflections(lemma))
         if derive:
             forms.update(_doubled(lemma))
+            forms.update(_compound_verb(lemma))
     for lemma in readings(word).get("VERB", ()):
         table = _table_forms(lemma) if lemma != word else {}
         if any(word in table.get(tag, ()) for tag in ("VBD", "VBN", "VBG")):
@@ -301,6 +302,21 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
         forms.update(_REFLEXIVES)
     forms.discard("")
     return frozenset(forms)
+
+
+@lru_cache(maxsize=1 << 12)
+def _compound_verb(lemma: str) -> tuple[str, ...]:
+    """A verb the dictionary does not know that ends in one it does inflects as that one:
+    "jailbreak" -> jailbroke, jailbroken; "backfeed" -> backfed (English compounds inflect
+    at their head). The first part must be a word of its own ("jail", "back")."""
+    if readings(lemma) or not lemma.isalpha() or len(lemma) < 6:
+        return ()
+    for cut in range(2, len(lemma) - 2):
+        head, tail = lemma[:cut], lemma[cut:]
+        if "VERB" in readings(tail) and readings(head) and zipf(tail) >= _MIN_ZIPF_SPELLED:
+            table = _table_forms(tail)
+            return tuple(head + form for tag, group in table.items() if tag.startswith("VB") for form in group)
+    return ()
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

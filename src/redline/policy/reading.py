@@ -299,7 +299,10 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     word = Word(text=token, adjective="ADJ" in pos, attribute=in_list("attribute", token))
     word.light = in_list("light", token) or word.attribute or pos == {"ADV"}
     if not pos:  # a word the dictionary does not know ("reboot"): its place says
-        word.verb = verb_place and not determined
+        following = item[i + 1] if i + 1 < len(item) else ""
+        # "advise on BACKFEEDING a house": an -ing form with a determiner after it acts on it
+        word.verb = verb_place and not determined or token.endswith("ing") and following in _OBJECT_OPENERS \
+            and not determined
         return word
     if "VERB" not in pos:
         return word
@@ -558,6 +561,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 words.remove(describing)
                 phrase.remove(describing)
         follows = role in ("preposition", "relative", "aux")
+        if role == "preposition" and not phrase:
+            state.recipient = False  # "advise ON backfeeding a house": after it comes what, not whom
         close(container_pending and follows and bool(phrase))
         if role == "aux":
             subject = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]

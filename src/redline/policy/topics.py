@@ -267,6 +267,31 @@ def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int,
     return shared
 
 
+def _names_light_head(phrase: list[Word], phrases: dict[int, list[Word]]) -> bool:
+    """Whether a phrase is the "of" phrase that names a light noun before it ("the location
+    OF A LEOPARD DEN", "a level OF RESPITE CARE"): there, it is the topic, not a modifier."""
+    before = phrases.get(phrase[0].np - 1)
+    return phrase[0].preposition == "of" and bool(before) and before[-1].light and not before[-1].in_pp \
+        and before[-1].clause == phrase[0].clause and before[-1].item == phrase[0].item
+
+
+def _of_phrase(head: Word, words: list[Word]) -> list[Word]:
+    """The words of the "of" phrase right after a noun, past a possessor ("the price OF A
+    RIVAL'S TOUR": tour), that say whose or what it is."""
+    at = words.index(head)
+    following = [w for w in words[at + 1 :] if w.clause == head.clause and w.item == head.item and w.np > head.np]
+    if not following or not following[0].in_pp or following[0].preposition != "of":
+        return []
+    np = next((w.np for w in following if not w.weak and w.preposition == "of"), None)
+    return [w for w in following if w.np == np and not w.weak]
+
+
+def _qualified(head: Word, words: list[Word]) -> bool:
+    """Whether an "of" phrase right after a noun says whose or what it is ("the location
+    OF A LEOPARD DEN")."""
+    return bool(_of_phrase(head, words))
+
+
 def _in_list(kind: str, word: str) -> bool:
     listed = WORDS.get(kind, frozenset())
     return word in listed or any(lemma in listed for lemma in lemmas(word))
@@ -306,7 +331,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             if not (kind == "head" and partner.light and not partner.attribute):
                 continue  # "LOST or stolen card" needs its card; "INVESTMENT or tax advice" does not
         if len(kept) == 1 and kept[0].attribute and not kept[0].person:
-            found.append((kept[0], "the whole of a guarded phrase"))  # "never quote FEES"
+            if not _qualified(kept[0], words):  # "the LOCATION of a den" pairs with its den
+                found.append((kept[0], "the whole of a guarded phrase"))  # "never quote FEES"
             continue
         if any(w.attribute for w in kept):
             continue  # "payment DATE" needs both words
@@ -393,7 +419,7 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
     phrases = _phrases(words)
     pairs: list[tuple[Word, Word, str]] = []
     for phrase in phrases.values():
-        if phrase[0].in_pp and len(phrases) > 1:
+        if phrase[0].in_pp and len(phrases) > 1 and not _names_light_head(phrase, phrases):
             continue  # "a user WITH A MENTAL HEALTH condition": a modifier is no topic alone
         strong = any(not w.weak for w in phrase)
         head = phrase[-1]
@@ -425,7 +451,7 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
                  and w.np > head.np and not w.weak]
         if head.light and not head.container:
             # "a LEVEL OF CARE", "PROOF OF income": a light noun is named by its "of" phrase
-            later = [w for w in later if w.preposition == "of" and w.np == head.np + 1]
+            later = _of_phrase(head, words)
         for w in later:
             pairs.append((head, w, "a noun and the phrase that qualifies it"))
     for phrase in phrases.values():  # "any CANCELLATIONS of group bookings": a container and its topic
