@@ -149,7 +149,16 @@ phrases); and heldout-af (transport and vehicle services; its rail ticketing is 
 rail ticket office), heldout-ag (hospitality and leisure), heldout-ah (insurance,
 property and finance) and heldout-ai (education and community services; two of its
 domains are near two of xx's), no set style, were written after the changes those six led to and scored
-blind, not read.
+blind, not read (ah's misses were read later, for the APR and "language" shapes). Six
+more were scored blind: heldout-aj (energy, utilities and home services, rules stated
+positively: "Only a licensed electrician may …", "Drilling quotes require a site visit",
+"Always confirm … before …", "Leave … to the …"), heldout-ak (tourism and food outside
+Europe and North America, written by operators whose first language is not English:
+"Never tell location of leopard den") and heldout-al (retail niches, examples in
+brackets: "(e.g. GlowMart, Lumiere Beauty)") were then read; heldout-am (public sector
+and non-profits, trigger-style: "If a caller asks about X, hand off …"), heldout-an
+(online services, second person with varied verbs of avoidance: "Steer clear of …",
+"Keep out of …") and heldout-ao (health and personal services, no set style) were not.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -231,6 +240,12 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-ag.jsonl", 0.93, 0.18, ()),
         ("heldout-ah.jsonl", 0.87, 0.15, ()),
         ("heldout-ai.jsonl", 0.87, 0.21, ()),
+        ("heldout-aj.jsonl", 0.93, 0.06, ()),
+        ("heldout-ak.jsonl", 0.94, 0.10, ()),
+        ("heldout-al.jsonl", 0.92, 0.17, ()),
+        ("heldout-am.jsonl", 0.93, 0.09, ()),
+        ("heldout-an.jsonl", 0.94, 0.12, ()),
+        ("heldout-ao.jsonl", 0.94, 0.13, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
