@@ -1471,3 +1471,18 @@ def test_an_unknown_ing_word_before_a_determiner_acts_on_what_follows() -> None:
     rule = "Never advise on reflashing a router."
     assert "reflashing" in words(rule)
     assert "router" not in labels(rule)
+
+
+def test_the_bare_verb_after_let_and_a_person_is_an_act() -> None:
+    rule = "Never let customer go behind the counter."
+    assert "go" not in labels(rule)  # an act with where it goes, not a noun "go"
+    g = gate(rule)
+    assert held(g, "Sure, you can go behind the counter to pick your cut.")
+    assert not held(g, "Your order is ready to go.")
+
+
+def test_a_weak_topic_is_what_the_rule_names_not_a_light_noun_before_it() -> None:
+    rule = "Keep out of ways around the age gate."
+    assert "ways" not in words(rule)
+    assert ("age", "gate") in {t.words for t in derive_topics(rule).topics}
+    assert held(gate(rule), "Here's a trick for the age gate: pick 1990 as your birth year.")

@@ -55,6 +55,8 @@ _CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its th
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
 _PERSONAL = frozenset("they he she you we i".split())
 _PERSON_PRONOUNS = frozenset("anyone anybody someone somebody everyone everybody them him her us me you".split())
+# verbs whose object does what a bare verb after it says ("let guests GO", "make a customer PAY")
+_BARE_CAUSATIVES = frozenset({"let", "lets", "make", "makes", "help", "helps"})
 _ACT_AUX = frozenset(
     "can could may might will would should must shall do does did can't cannot won't "
     "don't doesn't didn't shouldn't wouldn't couldn't mustn't".split()
@@ -556,6 +558,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 owner.light = True
         if role == "addressee":
             state.recipient = False  # "tell A CUSTOMER to …": the person told is named
+            if i and item[i - 1] in _BARE_CAUSATIVES or i > 1 and item[i - 2] in _BARE_CAUSATIVES:
+                state.verb_place = True  # "let GUESTS go inside": a bare verb follows the person
             # "a PROSPECTIVE tenant's race": a word that describes the person is no topic
             for describing in [p for p in phrase if "ADJ" in part_of_speech(p.text)]:
                 words.remove(describing)

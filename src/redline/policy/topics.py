@@ -528,8 +528,14 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
                 add((closed,), "the phrase written as one word")
     if not topics and weak:  # "discuss another client's MATTER": a weak topic guards more than none
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
-        for w in [w for w in nouns if not w.in_pp] or nouns:
-            add(_units(w), "the only noun the rule names (a weak topic)", w)
+        # a light noun only where nothing else is named ("WAYS around the license CHECK")
+        named = [w for w in nouns if not w.light] or nouns
+        phrases: dict[int, list[Word]] = {}
+        for w in [w for w in named if not w.in_pp] or named:
+            phrases.setdefault(w.np, []).append(w)
+        for phrase in phrases.values():  # "the LICENSE CHECK": the phrase, not each word
+            add(tuple(u for w in phrase[-2:] for u in _units(w)), "the only noun the rule names (a weak topic)",
+                *phrase)
     for fallback, why in _LAST_RESORTS:
         if topics or not weak:
             break
