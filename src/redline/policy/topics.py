@@ -271,8 +271,10 @@ def _names_light_head(phrase: list[Word], phrases: dict[int, list[Word]]) -> boo
     """Whether a phrase is the "of" phrase that names a light noun before it ("the location
     OF A LEOPARD DEN", "a level OF RESPITE CARE"): there, it is the topic, not a modifier."""
     before = phrases.get(phrase[0].np - 1)
-    return phrase[0].preposition == "of" and bool(before) and before[-1].light and not before[-1].in_pp \
-        and before[-1].clause == phrase[0].clause and before[-1].item == phrase[0].item
+    if not before or phrase[0].preposition != "of":
+        return False
+    return before[-1].light and not before[-1].in_pp and before[-1].clause == phrase[0].clause \
+        and before[-1].item == phrase[0].item
 
 
 def _of_phrase(head: Word, words: list[Word]) -> list[Word]:
