@@ -753,8 +753,9 @@ _NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
 def _needs_approval(clause: list[str], first: bool) -> list[str]:
     """"Refunds over $100 require manager approval", "Any change to a delivery address
     needs a supervisor's sign-off": what needs someone's leave is what the rule guards,
-    read as "Never mention refunds over $100"; whose leave it needs is no topic. So in the
-    rule's first clause is what needs anything first ("Drilling quotes REQUIRE a site visit")."""
+    read as "Never mention refunds over $100"; whose leave it needs is no topic. In the
+    sentence that states the rule (`first`), so is what needs anything first ("Drilling
+    quotes REQUIRE a site visit" guards the quotes, not the visit)."""
     if len(clause) < 3 or phrase_at(clause, 0, "directive"):
         return clause
     for i in range(1, len(clause) - 1):
@@ -877,10 +878,11 @@ def _checked_first(clause: list[str]) -> list[str]:
     n = phrase_at(clause, opens, "directive")
     if not n or " ".join(clause[opens : opens + n]) not in _CHECKING_DIRECTIVES:
         return clause
-    after = clause.index("before") + 1 if "before" in clause[opens + n + 1 :] else 0
-    if not after or not any(_content(t) for t in clause[after:]):
+    rest = clause[opens + n + 1 :]  # the check names something before its "before"
+    if "before" not in rest:
         return clause
-    return ["never", *clause[after:]]
+    waiting = rest[rest.index("before") + 1 :]
+    return ["never", *waiting] if any(_content(t) for t in waiting) else clause
 
 
 _CHECKING_DIRECTIVES = frozenset({"always", "ensure", "make sure"})
