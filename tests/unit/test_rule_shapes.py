@@ -1486,3 +1486,10 @@ def test_a_weak_topic_is_what_the_rule_names_not_a_light_noun_before_it() -> Non
     assert "ways" not in words(rule)
     assert ("age", "gate") in {t.words for t in derive_topics(rule).topics}
     assert held(gate(rule), "Here's a trick for the age gate: pick 1990 as your birth year.")
+
+
+def test_during_a_state_or_activity_is_part_of_the_topic_and_during_a_period_is_a_condition() -> None:
+    rule = "Never recommend supplements for use during pregnancy."
+    assert "pregnancy" in words(rule)
+    assert held(gate(rule), "I'd recommend the iron blend during pregnancy.")
+    assert "freeze" not in words("Never approve a deploy during a change freeze.")

@@ -1154,6 +1154,9 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 # "no letting people in WITHOUT a boarding pass", "never book a traveler OUTSIDE
                 # the travel policy": the act is bare, how or where it is done is the case
                 continue
+            if tokens_[i] == "during" and i + 1 < len(tokens_) and _content(tokens_[i + 1]) \
+                    and tokens_[i + 1] not in OBJECT_OPENERS:
+                continue  # "… for use DURING PREGNANCY": a state or an activity, not a period
             if tokens_[i] == "where" and tokens_[i - 1] not in WORDS["closed"] and tokens_[i - 1][0].isalpha():
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             if tokens_[i] in ("when", "where", "whether") and (tokens_[i - 1] in _ABOUT or (
