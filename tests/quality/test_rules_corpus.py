@@ -159,6 +159,11 @@ brackets: "(e.g. GlowMart, Lumiere Beauty)") were then read; heldout-am (public 
 and non-profits, trigger-style: "If a caller asks about X, hand off …"), heldout-an
 (online services, second person with varied verbs of avoidance: "Steer clear of …",
 "Keep out of …") and heldout-ao (health and personal services, no set style) were not.
+Four written after the changes aj-al led to, no set style, were scored blind and not
+read: heldout-ap (agriculture, animals and the outdoors; only the rule text of the one
+rule the load refuses was read), heldout-aq (finance, legal, insurance and property,
+some rules stated positively), heldout-ar (media, sport and events, examples in brackets
+and sentences of context) and heldout-as (manufacturing, trades and B2B services).
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -246,6 +251,12 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-am.jsonl", 0.93, 0.09, ()),
         ("heldout-an.jsonl", 0.94, 0.12, ()),
         ("heldout-ao.jsonl", 0.94, 0.13, ()),
+        # "Never take guests out when the marine forecast has a small craft advisory": the
+        # act is a framing verb with the person taken, and the case is all in the condition
+        ("heldout-ap.jsonl", 0.92, 0.20, ("charter-05",)),
+        ("heldout-aq.jsonl", 0.92, 0.13, ()),
+        ("heldout-ar.jsonl", 0.86, 0.12, ()),
+        ("heldout-as.jsonl", 0.92, 0.16, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
