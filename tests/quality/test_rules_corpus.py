@@ -158,7 +158,8 @@ Europe and North America, written by operators whose first language is not Engli
 brackets: "(e.g. GlowMart, Lumiere Beauty)") were then read; heldout-am (public sector
 and non-profits, trigger-style: "If a caller asks about X, hand off …"), heldout-an
 (online services, second person with varied verbs of avoidance: "Steer clear of …",
-"Keep out of …") and heldout-ao (health and personal services, no set style) were not.
+"Keep out of …") and heldout-ao (health and personal services, no set style) were not
+(a reverted experiment's printout showed drafts of eight of am's rules and one of an's).
 Four written after the changes aj-al led to, no set style, were scored blind and not
 read: heldout-ap (agriculture, animals and the outdoors; only the rule text of the one
 rule the load refuses was read), heldout-aq (finance, legal, insurance and property,
