@@ -1493,3 +1493,11 @@ def test_during_a_state_or_activity_is_part_of_the_topic_and_during_a_period_is_
     assert "pregnancy" in words(rule)
     assert held(gate(rule), "I'd recommend the iron blend during pregnancy.")
     assert "freeze" not in words("Never approve a deploy during a change freeze.")
+
+
+def test_without_someones_leave_after_a_list_is_a_condition_not_an_item() -> None:
+    rule = ("Never share a tenant's lease file with a lender, broker or neighbour, "
+            "without the tenant's written authorisation.")
+    assert "authorisation" not in words(rule)
+    # "homeless, facing eviction or WITHOUT FOOD": an item of the list still
+    assert "food" in words("Flag any applicant who is homeless, facing eviction or without food.")

@@ -1144,8 +1144,11 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
         if phrase_at(tokens_, i, "cut"):
             if tokens_[i] == "because" and i + 1 < len(tokens_) and tokens_[i + 1] == "of":
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
-            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise"):
-                continue  # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an item
+            if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise") \
+                    and not any(in_list("permission", t) for t in tokens_[i + 1 : i + 6]):
+                # "homeless, facing eviction or without food", "drunk OR OTHERWISE impaired": an
+                # item; not "…, WITHOUT the client's written authorisation", a condition
+                continue
             if tokens_[i] in _ALSO_ADJECTIVES and (tokens_[i - 1] in OBJECT_OPENERS or tokens_[i - 1] in WORDS["light_adj"]
                                                   and i > 1 and tokens_[i - 2] in OBJECT_OPENERS):
                 continue  # "a specific OUTSIDE agent": after a determiner, a modifier, no preposition
