@@ -36,6 +36,13 @@ def words(rule: str) -> set[str]:
     return {w for t in derive_topics(rule).topics for w in t.words}
 
 
+def holds_only(rule: str, guarded: str, other: str) -> None:
+    """The rule holds the draft that names its topic and lets the one that does not through."""
+    g = gate(rule)
+    assert held(g, guarded)
+    assert not held(g, other)
+
+
 @pytest.mark.parametrize(
     ("rule", "topic"),
     [
@@ -1391,9 +1398,7 @@ def test_a_noun_of_wording_at_the_head_of_a_phrase_frames_what_stands_before_it(
 )
 def test_what_must_wait_for_a_check_is_the_topic_and_the_check_is_its_condition(
         rule: str, guarded: str, checked: str) -> None:
-    g = gate(rule)
-    assert held(g, guarded)
-    assert not held(g, checked)
+    holds_only(rule, guarded, checked)
 
 
 @pytest.mark.parametrize(
@@ -1407,9 +1412,7 @@ def test_what_must_wait_for_a_check_is_the_topic_and_the_check_is_its_condition(
 )
 def test_what_needs_something_first_is_the_topic_and_what_it_needs_is_not(
         rule: str, guarded: str, required: str) -> None:
-    g = gate(rule)
-    assert held(g, guarded)
-    assert not held(g, required)
+    holds_only(rule, guarded, required)
 
 
 def test_a_need_stated_before_a_rule_of_its_own_is_the_rules_reason() -> None:
@@ -1435,9 +1438,7 @@ def test_a_need_stated_before_a_rule_of_its_own_is_the_rules_reason() -> None:
 )
 def test_a_matter_given_to_someone_else_is_the_topic_and_who_has_it_is_not(
         rule: str, guarded: str, party: str) -> None:
-    g = gate(rule)
-    assert held(g, guarded)
-    assert not held(g, party)
+    holds_only(rule, guarded, party)
 
 
 def test_a_party_that_has_the_matter_in_a_later_sentence_is_the_rules_reason() -> None:
@@ -1462,9 +1463,7 @@ def test_examples_in_brackets_are_examples_as_after_such_as_alone() -> None:
     ],
 )
 def test_an_attribute_named_by_its_of_phrase_pairs_with_it(rule: str, guarded: str, other: str) -> None:
-    g = gate(rule)
-    assert held(g, guarded)
-    assert not held(g, other)
+    holds_only(rule, guarded, other)
 
 
 def test_an_unknown_ing_word_before_a_determiner_acts_on_what_follows() -> None:

@@ -288,12 +288,6 @@ def _of_phrase(head: Word, words: list[Word]) -> list[Word]:
     return [w for w in following if w.np == np and not w.weak]
 
 
-def _qualified(head: Word, words: list[Word]) -> bool:
-    """Whether an "of" phrase right after a noun says whose or what it is ("the location
-    OF A LEOPARD DEN")."""
-    return bool(_of_phrase(head, words))
-
-
 def _in_list(kind: str, word: str) -> bool:
     listed = WORDS.get(kind, frozenset())
     return word in listed or any(lemma in listed for lemma in lemmas(word))
@@ -333,7 +327,7 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             if not (kind == "head" and partner.light and not partner.attribute):
                 continue  # "LOST or stolen card" needs its card; "INVESTMENT or tax advice" does not
         if len(kept) == 1 and kept[0].attribute and not kept[0].person:
-            if not _qualified(kept[0], words):  # "the LOCATION of a den" pairs with its den
+            if not _of_phrase(kept[0], words):  # "the LOCATION of a den" pairs with its den
                 found.append((kept[0], "the whole of a guarded phrase"))  # "never quote FEES"
             continue
         if any(w.attribute for w in kept):
