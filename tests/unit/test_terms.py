@@ -189,6 +189,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("conversion", {"convert", "converted"}),
         ("jailbreaking", {"jailbroken", "jailbroke"}),
         ("upsell", {"upsold"}),
+        # a doubled consonant before -al/-ence (defer/deferral, occur/occurrence), -y/-ial
+        ("deferral", {"defer", "deferred"}),
+        ("occurrence", {"occur", "occurred"}),
+        ("denial", {"deny", "denied"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -212,6 +216,7 @@ def test_a_family_stays_within_its_word() -> None:
     assert "posing" not in family("pos")  # a point of sale: the regular form is pose's
     assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")
+    assert "partial" not in family("party")  # -ial nominalizes a verb that is nothing else (deny)
     assert "euthaniz" not in family("euthanized")  # no stem that is not a word
 
 

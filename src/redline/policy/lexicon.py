@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from typing import NamedTuple
 from importlib import resources
 
 from wordfreq import freq_to_zipf, get_frequency_dict, word_frequency, zipf_frequency, zipf_to_freq
@@ -54,8 +55,18 @@ _SHORT_PLURAL_MARGIN = 0.3  # Zipf: "ads" 4.3 / "ad" 4.8 is a plural, "gps" 4.0 
 _PREFIXES = ("un", "re", "dis", "mis", "pre", "over", "under", "out", "co", "de")
 
 
-def _load_suffixes() -> list[tuple[str, str, int, frozenset[str], frozenset[str]]]:
-    """(base ending, derived ending, shortest base, base POS, derived POS) per table row."""
+class _Step(NamedTuple):
+    """One row of `data/derivation.tsv`."""
+
+    base_end: str
+    derived_end: str
+    shortest: int  # the fewest letters the base word may have
+    base_pos: frozenset[str]
+    derived_pos: frozenset[str]
+    base_only: bool  # the base may have no reading but `base_pos` ("=VERB": deny, not party)
+
+
+def _load_suffixes() -> list[_Step]:
     rows = []
     table = resources.files("redline.policy").joinpath("data/derivation.tsv").read_text("utf-8")
     for number, line in enumerate(table.splitlines(), 1):
@@ -64,8 +75,8 @@ def _load_suffixes() -> list[tuple[str, str, int, frozenset[str], frozenset[str]
         cols = line.split("\t")
         try:
             base, derived, shortest, base_pos, derived_pos = cols
-            rows.append((base, derived, int(shortest),
-                         frozenset(base_pos.split("|")), frozenset(derived_pos.split("|"))))
+            rows.append(_Step(base, derived, int(shortest), frozenset(base_pos.lstrip("=").split("|")),
+                              frozenset(derived_pos.split("|")), base_pos.startswith("=")))
         except ValueError as exc:
             raise ValueError(f"redline/policy/data/derivation.tsv:{number}: bad row {line!r}") from exc
     return rows
@@ -74,11 +85,11 @@ def _load_suffixes() -> list[tuple[str, str, int, frozenset[str], frozenset[str]
 _SUFFIXES = _load_suffixes()
 # the rows by the ending a lemma must have for each direction, so a lemma is checked
 # against the few rows its endings name instead of every row
-_BY_DERIVED: dict[str, list[tuple[str, str, int, frozenset[str], frozenset[str]]]] = {}
-_BY_BASE: dict[str, list[tuple[str, str, int, frozenset[str], frozenset[str]]]] = {}
+_BY_DERIVED: dict[str, list[_Step]] = {}
+_BY_BASE: dict[str, list[_Step]] = {}
 for _row in _SUFFIXES:
-    _BY_DERIVED.setdefault(_row[1], []).append(_row)
-    _BY_BASE.setdefault(_row[0], []).append(_row)
+    _BY_DERIVED.setdefault(_row.derived_end, []).append(_row)
+    _BY_BASE.setdefault(_row.base_end, []).append(_row)
 _ENDING_LENGTHS = sorted({len(ending) for ending in (*_BY_DERIVED, *_BY_BASE)})
 
 
@@ -233,15 +244,17 @@ def _derived(lemma: str) -> set[str]:
         if length > len(lemma):
             break
         ending = lemma[len(lemma) - length :]
-        for base_end, derived_end, shortest, base_pos, derived_pos in _BY_DERIVED.get(ending, ()):
-            if not pos or pos & derived_pos:  # harassment -> harass
-                candidate = lemma[: len(lemma) - len(derived_end)] + base_end
-                if len(candidate) >= shortest and candidate != lemma and is_word(candidate, base_pos):
+        for step in _BY_DERIVED.get(ending, ()):
+            if not pos or pos & step.derived_pos:  # harassment -> harass
+                candidate = lemma[: len(lemma) - len(step.derived_end)] + step.base_end
+                if len(candidate) >= step.shortest and candidate != lemma and is_word(candidate, step.base_pos) \
+                        and (not step.base_only or part_of_speech(candidate) <= step.base_pos):
                     found.add(candidate)
-        for base_end, derived_end, shortest, base_pos, derived_pos in _BY_BASE.get(ending, ()):
-            if len(lemma) >= shortest and (not pos or pos & base_pos):
-                candidate = lemma[: len(lemma) - len(base_end)] + derived_end  # harass -> harassment
-                if candidate != lemma and is_word(candidate, derived_pos):
+        for step in _BY_BASE.get(ending, ()):
+            if len(lemma) >= step.shortest and (not pos or pos & step.base_pos) \
+                    and (not step.base_only or pos <= step.base_pos):
+                candidate = lemma[: len(lemma) - len(step.base_end)] + step.derived_end  # harass -> harassment
+                if candidate != lemma and is_word(candidate, step.derived_pos):
                     found.add(candidate)
     return found
 
