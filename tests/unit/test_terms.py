@@ -193,6 +193,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("deferral", {"defer", "deferred"}),
         ("occurrence", {"occur", "occurred"}),
         ("denial", {"deny", "denied"}),
+        # a verb reading the dictionary gives a noun keeps its written forms that are its
+        # alone, though its -ing form is rare ("lapsing")
+        ("lapse", {"lapsed"}),
+        ("garnishment", {"garnish", "garnished"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:

@@ -231,6 +231,10 @@ def _inflections(lemma: str) -> frozenset[str]:
     verb = "VERB" in part_of_speech(lemma)
     for tag, group in known.items():
         if tag.startswith("VB") and not verb:
+            # a verb reading `part_of_speech` doubts still owns the forms that are written
+            # and are its alone ("lapsed", "garnished"; not "feed", which is feed's too)
+            forms.update(form for form in group if tag in ("VBD", "VBN", "VBG")
+                         and zipf(form) >= _MIN_ZIPF and readings(form).get("VERB") == (lemma,))
             continue
         forms.update(form for form in group if form == lemma or lemma in lemmas(form))
     return frozenset(forms)
