@@ -197,6 +197,8 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # alone, though its -ing form is rare ("lapsing")
         ("lapse", {"lapsed"}),
         ("garnishment", {"garnish", "garnished"}),
+        # a long word the dictionary lacks, as common as the words it lists ("remediate")
+        ("remediation", {"remediate", "remediated"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:

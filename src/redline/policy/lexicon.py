@@ -39,7 +39,6 @@ from redline.policy.dictionary import forms as _table_forms, readings
 __all__ = ["compound_parts", "family", "is_word", "lemmas", "part_of_speech", "share_of_drafts", "zipf"]
 
 _MIN_ZIPF = 2.0  # a derived or respelled candidate rarer than this is not a word people write
-_MIN_ZIPF_UNKNOWN = 2.5  # the same for a word the dictionary does not list
 # American and British endings of the same word, tried both ways (a respelling is kept
 # only when wordfreq knows it, so "error" never becomes "errour")
 _SPELLING = tuple(
@@ -139,11 +138,11 @@ def part_of_speech(word: str) -> frozenset[str]:
 def is_word(word: str, pos: frozenset[str] | None = None) -> bool:
     """A word people write: one the dictionary knows (as one of `pos`, when given, by any
     reading it lists: "garnish" is a verb though "garnishing" is rare), or a long one it
-    does not know that is common enough in wordfreq's corpora ("anaphylactic"; a short
-    unknown string such as "com" is no word)."""
+    does not know that is as common in wordfreq's corpora ("anaphylactic", "remediate"; a
+    short unknown string such as "com" is no word)."""
     known = frozenset(readings(word))
     if not known:
-        return len(word) >= 8 and zipf(word) >= _MIN_ZIPF_UNKNOWN
+        return len(word) >= 8 and zipf(word) >= _MIN_ZIPF
     if pos is not None and not known & pos:
         return False
     # a word is written when one of its forms is: "hospitalize" is rare (Zipf 1.8),
