@@ -1500,3 +1500,10 @@ def test_without_someones_leave_after_a_list_is_a_condition_not_an_item() -> Non
     assert "authorisation" not in words(rule)
     # "homeless, facing eviction or WITHOUT FOOD": an item of the list still
     assert "food" in words("Flag any applicant who is homeless, facing eviction or without food.")
+
+
+def test_a_word_the_rule_hyphenates_is_the_same_word_closed_up() -> None:
+    holds_only('Never describe the jacket as "wind-proof".', "This shell is windproof on any summit.",
+               "This shell keeps most of the wind out on the ridge.")
+    # closed up only where that is no other word: "re-sign" is not "resign"
+    assert "resign" not in labels("Never re-sign a lease for a tenant.")

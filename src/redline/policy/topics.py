@@ -522,6 +522,11 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
             closed = units[0] + units[1]
             if part_of_speech(closed) & {"NOUN", "ADJ"} and zipf(closed) >= _CLOSED_ZIPF:
                 add((closed,), "the phrase written as one word")
+    for w in words:  # a word the rule hyphenates is the same word closed up ("scratch-proof":
+        units = _units(w)  # scratchproof), where that is no other word ("re-sign": not resign)
+        if len(units) == 2 and (units in topics or units[::-1] in topics) and " " not in units[0] + units[1] \
+                and not part_of_speech(closed := units[0] + units[1]):
+            add((closed,), "the phrase written as one word")
     if not topics and weak:  # "discuss another client's MATTER": a weak topic guards more than none
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
         # a light noun only where nothing else is named ("WAYS around the license CHECK")
