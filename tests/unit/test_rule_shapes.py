@@ -1507,3 +1507,10 @@ def test_a_word_the_rule_hyphenates_is_the_same_word_closed_up() -> None:
                "This shell keeps most of the wind out on the ridge.")
     # closed up only where that is no other word: "re-sign" is not "resign"
     assert "resign" not in labels("Never re-sign a lease for a tenant.")
+
+
+def test_a_word_the_rule_quotes_alone_is_the_wording_it_forbids() -> None:
+    holds_only('Never call a used car "flawless".', "Honestly, this one is flawless inside and out.",
+               "The used car comes with a full service history.")
+    # wording quoted as what to say instead is no topic
+    assert "pending" not in labels("Say 'pending', not 'denied'.")

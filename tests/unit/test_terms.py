@@ -38,7 +38,7 @@ def topic_words(rule: str) -> set[str]:
     ("rule", "expected"),
     [
         ("Never promise, approve or confirm a refund; refunds are decided by the billing team.", ("refund",)),
-        ("Escalate any mention of self-harm.", ("self + harm",)),
+        ("Escalate any mention of self-harm.", ("self + harm", "selfharm")),  # closed up as some write it
         ("Escalate signs of stroke.", ("stroke",)),
         ("Escalate any reports of fraud.", ("fraud",)),
     ],
