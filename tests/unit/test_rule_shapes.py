@@ -1514,3 +1514,9 @@ def test_a_word_the_rule_quotes_alone_is_the_wording_it_forbids() -> None:
                "The used car comes with a full service history.")
     # wording quoted as what to say instead is no topic
     assert "pending" not in labels("Say 'pending', not 'denied'.")
+
+
+def test_a_compound_before_a_frame_noun_names_the_topic() -> None:
+    rule = "Flag smoke-free claims for older apartments."
+    assert "smoke + free" in labels(rule)
+    assert held(gate(rule), "Every unit in this building is smoke-free.")

@@ -1236,11 +1236,11 @@ def after_frame(item: list[str]) -> list[str]:
                 continue  # "questions for the team", "advice to retail customers"; not "info on WHERE …"
             if item[i + 1] == "to" and part_of_speech(following) & {"NOUN", "ADJ"}:
                 continue  # "requests TO WITHDRAW" frames an act; "advice to X" names a recipient
-            # "HARASSMENT complaints about another member": a noun that qualifies the frame
-            # noun names the topic too
+            # "HARASSMENT complaints about another member", "ODOR-FREE claims for occupied
+            # buildings": a noun or a compound that qualifies the frame noun names the topic too
             before = item[i - 1] if i > 0 else ""
-            named = [before] if before and before not in WORDS["closed"] and part_of_speech(before) == {"NOUN"} \
-                and not in_list("addressee", before) else []
+            named = [before] if before and before not in WORDS["closed"] and not in_list("addressee", before) \
+                and (part_of_speech(before) == {"NOUN"} or "-" in before.strip("-")) else []
             return named + item[i + 2 :]
     return item
 
