@@ -165,7 +165,17 @@ read: heldout-ap (agriculture, animals and the outdoors; only the rule text of t
 rule the load refuses was read), heldout-aq (finance, legal, insurance and property,
 some rules stated positively), heldout-ar (media, sport and events, examples in brackets
 and sentences of context) and heldout-as (manufacturing, trades and B2B services) (after
-scoring, that printout showed drafts of one of aq's rules and three of as's).
+scoring, that printout showed drafts of one of aq's rules and three of as's; ar's misses
+were read a round later).
+Five more, written after the changes aj-al led to, were scored blind: heldout-at
+(logistics, trades and manufacturing, terse notes in a config: "Demurrage waivers -> ops
+mgr ONLY", abbreviations and arrows), heldout-au (consumer brands and marketing, the
+claims or words the agent must not use: 'Never call a diamond "flawless"') and
+heldout-aw (health-adjacent services, animals and sport, a reason first and the rule
+after it: "Our forge throws sparks. Never agree to hot shoe a horse inside a barn") were
+then read; heldout-av (public services and non-profits, an exception or condition after
+the topic: "unless …", "other than …", "once …") and heldout-ax (finance, travel,
+hospitality, media and technology, no set style) were not.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -259,6 +269,11 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-aq.jsonl", 0.92, 0.13, ()),
         ("heldout-ar.jsonl", 0.86, 0.12, ()),
         ("heldout-as.jsonl", 0.92, 0.16, ()),
+        ("heldout-at.jsonl", 0.87, 0.14, ()),
+        ("heldout-au.jsonl", 0.93, 0.22, ()),
+        ("heldout-av.jsonl", 0.95, 0.03, ()),
+        ("heldout-aw.jsonl", 0.92, 0.26, ()),
+        ("heldout-ax.jsonl", 0.95, 0.14, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
