@@ -167,6 +167,12 @@ def test_explain_warns_about_a_topic_that_fires_on_ordinary_text(tmp_path: Path)
     assert "warning:" in plain.output and "a:s" in plain.output
 
 
+def test_explain_warns_about_a_topic_word_shortened_by_leaving_out_its_vowels(tmp_path: Path) -> None:
+    _, rules = _explained(tmp_path, "Never quote repaint pricing for bldgs.", "Never quote HVAC pricing by phone.")
+    assert any("'bldgs'" in w and "terms" in w for w in rules["a:r"]["warnings"])  # "buildings" would not match
+    assert not any("hvac" in w.lower() for w in rules["a:s"]["warnings"])  # an acronym, as drafts write it
+
+
 def test_explain_lists_a_topics_money_words_and_the_rules_words_of_absence(tmp_path: Path) -> None:
     _, rules = _explained(tmp_path, "Never quote a cancellation fee without a dispatcher.", "Never promise a refund.")
     fee = {t["label"]: t for t in rules["a:r"]["topics"]}["cancellation + fee"]

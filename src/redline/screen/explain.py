@@ -8,9 +8,10 @@ detectors, the suppress set in force, and warnings. Pure: it reads the policy on
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from redline.policy.lexicon import family, share_of_drafts
+from redline.policy.lexicon import family, part_of_speech, share_of_drafts
 from redline.policy.schema import Policy
 from redline.policy.terms import term_variants
 from redline.policy.topics import derive_topics
@@ -65,6 +66,27 @@ def _topic(
     return entry, warnings
 
 
+_VOWELS = frozenset("aeiouy")
+
+
+def _shortened(rule: str, words: list[str]) -> list[str]:
+    """Warnings for the topic words that are shortened by leaving out their vowels ("bldgs",
+    "mgr", "ppl", "sq", "ft"), which no English word is, unless the rule writes them in
+    capitals (an acronym a draft writes as the rule does: "HVAC", "DMV"). A draft that
+    writes such a word out ("buildings") does not match it, and no table here knows what
+    each stands for (a clipping that keeps its vowels, "meds", "info", is written in
+    drafts as often as in rules, and a word the dictionary lacks, "halal", is a word)."""
+    found = []
+    for word in dict.fromkeys(words):
+        stem = word[:-1] if word.endswith("s") else word
+        if word.isalpha() and not _VOWELS.intersection(stem) and not part_of_speech(word) \
+                and not re.search(rf"\b{re.escape(stem.upper())}S?\b", rule):
+            found.append(
+                f"topic word {word!r} is not a word the dictionary knows; if it is short for one, a draft "
+                "that writes it out will not match it. Fix: give the rule `terms` with the words in full")
+    return found
+
+
 def explain(policy: Policy) -> dict[str, Any]:
     """The explain view of a validated policy (JSON-ready)."""
     default = frozenset(policy.screen.suppress)
@@ -83,6 +105,7 @@ def explain(policy: Policy) -> dict[str, Any]:
                 entry, warned = _topic(topic.words, topic.why, topic.negative, topic.money, topic.privative)
                 topics.append(entry)
                 warnings.extend(warned)
+            warnings.extend(_shortened(text, [w for topic in derived.topics for w in topic.words]))
         else:
             derived = None
         suppress_note = None
