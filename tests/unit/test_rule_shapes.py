@@ -1520,3 +1520,10 @@ def test_a_compound_before_a_frame_noun_names_the_topic() -> None:
     rule = "Flag smoke-free claims for older apartments."
     assert "smoke + free" in labels(rule)
     assert held(gate(rule), "Every unit in this building is smoke-free.")
+
+
+def test_chat_spellings_read_as_the_words_they_spell() -> None:
+    assert not {"msg", "message"} & words("flag any msg where we agree to unlock a phone")
+    assert not {"ppl", "people"} & words("dont tell ppl microblading is painless")
+    assert "pls" not in words("no shade matching guarantees pls, lighting varies too much")
+    assert "bc" not in words("never guess at flight delays bc the screens are the source of truth")

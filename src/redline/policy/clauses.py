@@ -41,6 +41,13 @@ _BARE_NEGATIONS = {
     for form in "don't can't won't doesn't didn't isn't aren't wasn't weren't shouldn't wouldn't couldn't "
     "hasn't haven't hadn't mustn't needn't".split()
 }
+# the spellings of chat English a note to the bot uses for words the reader knows ("roof
+# qs", "flag any msg where …", "dont tell ppl …", "… bc it comes back on us"): read as the
+# words, or the reader takes them for topics ("ppl", "msg") and misses a reason ("bc")
+_INFORMAL = {
+    "qs": "questions", "ppl": "people", "msg": "message", "msgs": "messages", "convo": "conversation",
+    "convos": "conversations", "bc": "because", "cuz": "because",
+}
 _CLAUSE_END = frozenset(";.!?:|")  # "|": the column mark of a table row written as a line
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
@@ -114,8 +121,8 @@ def tokens(text: str) -> list[str]:
         pronoun, _, tail = token.partition("'")
         if token in _BARE_NEGATIONS:
             out.append(_BARE_NEGATIONS[token])
-        elif token == "qs":  # "bar service qs", "roof q's": questions
-            out.append("questions")
+        elif token in _INFORMAL:
+            out.append(_INFORMAL[token])
         elif token == "'s" and out and out[-1] == "q":  # "q's"
             out[-1] = "questions"
         elif tail in _CONTRACTED and pronoun in _CONTRACTING:
@@ -124,7 +131,9 @@ def tokens(text: str) -> list[str]:
             out.append("is")  # "it's", "that's": not a possessive
         else:
             out.append(token)
-    return out
+    # "no shade matching guarantees PLS, lighting varies": a please that ends its clause
+    # is politeness, no word of the rule (one before a verb stays: "pls never …")
+    return [t for i, t in enumerate(out) if t not in _PLEASE or i + 1 < len(out) and out[i + 1][0].isalnum()]
 
 
 def clauses(tokens_: list[str], splice: bool = True) -> list[list[str]]:
