@@ -199,6 +199,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("garnishment", {"garnish", "garnished"}),
         # a long word the dictionary lacks, as common as the words it lists ("remediate")
         ("remediation", {"remediate", "remediated"}),
+        # -y / -ical, -ish / -ition; a plural of an -ing noun the dictionary keeps whole
+        ("toxicology", {"toxicological"}),
+        ("demolition", {"demolish", "demolished"}),
+        ("savings", {"save", "saves"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -223,6 +227,7 @@ def test_a_family_stays_within_its_word() -> None:
     assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")
     assert "partial" not in family("party")  # -ial nominalizes a verb that is nothing else (deny)
+    assert "savage" not in family("save") and "message" not in family("mess")  # -age makes nouns only (dosage)
     assert "euthaniz" not in family("euthanized")  # no stem that is not a word
 
 

@@ -63,6 +63,7 @@ class _Step(NamedTuple):
     base_pos: frozenset[str]
     derived_pos: frozenset[str]
     base_only: bool  # the base may have no reading but `base_pos` ("=VERB": deny, not party)
+    derived_only: bool  # the same for the derived word ("=NOUN": dosage, not savage)
 
 
 def _load_suffixes() -> list[_Step]:
@@ -75,7 +76,8 @@ def _load_suffixes() -> list[_Step]:
         try:
             base, derived, shortest, base_pos, derived_pos = cols
             rows.append(_Step(base, derived, int(shortest), frozenset(base_pos.lstrip("=").split("|")),
-                              frozenset(derived_pos.split("|")), base_pos.startswith("=")))
+                              frozenset(derived_pos.lstrip("=").split("|")), base_pos.startswith("="),
+                              derived_pos.startswith("=")))
         except ValueError as exc:
             raise ValueError(f"redline/policy/data/derivation.tsv:{number}: bad row {line!r}") from exc
     return rows
@@ -248,7 +250,8 @@ def _derived(lemma: str) -> set[str]:
             break
         ending = lemma[len(lemma) - length :]
         for step in _BY_DERIVED.get(ending, ()):
-            if not pos or pos & step.derived_pos:  # harassment -> harass
+            if not pos or pos & step.derived_pos and (not step.derived_only or pos <= step.derived_pos):
+                # harassment -> harass
                 candidate = lemma[: len(lemma) - len(step.derived_end)] + step.base_end
                 if len(candidate) >= step.shortest and candidate != lemma and is_word(candidate, step.base_pos) \
                         and (not step.base_only or part_of_speech(candidate) <= step.base_pos):
@@ -257,7 +260,8 @@ def _derived(lemma: str) -> set[str]:
             if len(lemma) >= step.shortest and (not pos or pos & step.base_pos) \
                     and (not step.base_only or pos <= step.base_pos):
                 candidate = lemma[: len(lemma) - len(step.base_end)] + step.derived_end  # harass -> harassment
-                if candidate != lemma and is_word(candidate, step.derived_pos):
+                if candidate != lemma and is_word(candidate, step.derived_pos) \
+                        and (not step.derived_only or part_of_speech(candidate) <= step.derived_pos):
                     found.add(candidate)
     return found
 
@@ -286,6 +290,8 @@ def family(word: str, derive: bool = True) -> frozenset[str]:
     topic word needs); without, only inflections and respellings (an operator's term).
     """
     bases = set(lemmas(word))
+    if word.endswith("ings") and word in bases and is_word(word[:-1]):
+        bases.add(word[:-1])  # "savings", "earnings": a plural the dictionary keeps as a lemma
     for lemma in [b for b in bases if b.endswith("ing") and b != word]:
         bases.update(lemmas(lemma))  # "openings" is as much the act as "opening" is: open, opened
     if derive:
