@@ -1527,3 +1527,9 @@ def test_chat_spellings_read_as_the_words_they_spell() -> None:
     assert not {"ppl", "people"} & words("dont tell ppl microblading is painless")
     assert "pls" not in words("no shade matching guarantees pls, lighting varies too much")
     assert "bc" not in words("never guess at flight delays bc the screens are the source of truth")
+
+
+def test_a_light_noun_pairs_with_whom_it_is_against() -> None:
+    rule = "Never discuss complaints made against a licensed installer."
+    assert "complaints + installer" in labels(rule)
+    assert held(gate(rule), "The complaints against that installer are about late arrivals.")
