@@ -1533,3 +1533,9 @@ def test_a_light_noun_pairs_with_whom_it_is_against() -> None:
     rule = "Never discuss complaints made against a licensed installer."
     assert "complaints + installer" in labels(rule)
     assert held(gate(rule), "The complaints against that installer are about late arrivals.")
+
+
+def test_a_pair_of_opposite_prepositions_before_a_noun_modifies_it() -> None:
+    assert "photos" in words("Flag before/after photos of other clients.")
+    assert "photos" in words("Never share before and after photos of a patient.")
+    assert "survey" not in words("Never quote prices before or after a survey.")  # a condition
