@@ -175,7 +175,12 @@ heldout-aw (health-adjacent services, animals and sport, a reason first and the 
 after it: "Our forge throws sparks. Never agree to hot shoe a horse inside a barn") were
 then read; heldout-av (public services and non-profits, an exception or condition after
 the topic: "unless …", "other than …", "once …") and heldout-ax (finance, travel,
-hospitality, media and technology, no set style) were not.
+hospitality, media and technology, no set style) were not. Three more were written during
+the round those led to and scored blind: heldout-ay (public sector, utilities, transport
+and construction, no set style), then read; heldout-az (retail, food and hobby shops, no
+set style, some claims not to use and some reasons first) and heldout-ba (health, care,
+finance, insurance and legal services, terse notes with arrows and abbreviations), not
+read (but for the rule text of the one ba rule that derived nothing).
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -274,6 +279,9 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-av.jsonl", 0.95, 0.03, ()),
         ("heldout-aw.jsonl", 0.92, 0.26, ()),
         ("heldout-ax.jsonl", 0.95, 0.14, ()),
+        ("heldout-ay.jsonl", 0.88, 0.10, ()),
+        ("heldout-az.jsonl", 0.88, 0.16, ()),
+        ("heldout-ba.jsonl", 0.84, 0.14, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
