@@ -268,9 +268,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-am.jsonl", 0.93, 0.09, ()),
         ("heldout-an.jsonl", 0.94, 0.12, ()),
         ("heldout-ao.jsonl", 0.94, 0.13, ()),
-        # "Never take guests out when the marine forecast has a small craft advisory": the
-        # act is a framing verb with the person taken, and the case is all in the condition
-        ("heldout-ap.jsonl", 0.92, 0.20, ("charter-05",)),
+        ("heldout-ap.jsonl", 0.92, 0.20, ()),
         ("heldout-aq.jsonl", 0.92, 0.13, ()),
         ("heldout-ar.jsonl", 0.86, 0.12, ()),
         ("heldout-as.jsonl", 0.92, 0.16, ()),

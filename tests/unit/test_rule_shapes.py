@@ -1539,3 +1539,10 @@ def test_a_pair_of_opposite_prepositions_before_a_noun_modifies_it() -> None:
     assert "photos" in words("Flag before/after photos of other clients.")
     assert "photos" in words("Never share before and after photos of a patient.")
     assert "survey" not in words("Never quote prices before or after a survey.")  # a condition
+
+
+def test_a_rule_that_names_its_case_only_in_its_condition_guards_the_condition() -> None:
+    rule = "Never send guests out when the forecast shows a gale warning."
+    assert derive_topics(rule).topics  # it loads, where it would be refused as guarding nothing
+    holds_only(rule, "The forecast shows a gale warning, but you can still head out at nine.",
+               "Guests head out at nine tomorrow.")

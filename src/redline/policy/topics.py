@@ -38,7 +38,7 @@ from itertools import combinations
 from redline.policy.lexicon import family, lemmas, part_of_speech, zipf
 from redline.policy.clauses import about_others as names_others, disclosure_verbs, in_list, rule_clauses, tokens
 from redline.policy.reading import Word, agent_base, is_agent, is_person, names_third_party, read
-from redline.policy.words import DETECTOR_TOPICS, WORDS
+from redline.policy.words import DETECTOR_TOPICS, WORDS, phrase_at
 
 __all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
 
@@ -127,6 +127,8 @@ def _derive(rule: str) -> Derivation:
             for verb in verbs for head in delegated]
     acts += _recommended(rule, words, topics)
     found = topics + tuple(acts)
+    if not found and not detectors:
+        found = _condition_topics(rule)
     if _QUOTED.search(rule):
         known = {t.words for t in found} | {t.words[::-1] for t in found}
         found += tuple(t for t in _quoted(rule) if t.words not in known)
@@ -134,6 +136,21 @@ def _derive(rule: str) -> Derivation:
     if privative:
         found = tuple(replace(topic, privative=privative) for topic in found)
     return Derivation(topics=found, detectors=tuple(detectors), about_others=about_others(rule))
+
+
+def _condition_topics(rule: str) -> tuple[Topic, ...]:
+    """Where a rule names nothing to guard but in its condition ("Never take guests out
+    WHEN THE MARINE FORECAST HAS A SMALL CRAFT ADVISORY": the act is a framing verb and the
+    person), the condition is what a draft that breaks it mentions: its topics, as a rule
+    that forbade mentioning it would have them, stand as weak ones."""
+    for clause in rule_clauses(rule)[0]:
+        for i, token in enumerate(clause):
+            n = phrase_at(clause, i, "cut") if i else 0
+            rest = [t for t in clause[i + n :] if t[:1].isalnum()] if n else []
+            if len(rest) >= 2:
+                found = _derive("never mention " + " ".join(rest)).topics
+                return tuple(replace(t, why=t.why + " (in the rule's condition, a weak topic)") for t in found)
+    return ()
 
 
 # a quoted stretch of a rule (not an apostrophe)
