@@ -1546,3 +1546,10 @@ def test_a_rule_that_names_its_case_only_in_its_condition_guards_the_condition()
     assert derive_topics(rule).topics  # it loads, where it would be refused as guarding nothing
     holds_only(rule, "The forecast shows a gale warning, but you can still head out at nine.",
                "Guests head out at nine tomorrow.")
+
+
+def test_a_bare_noun_right_after_a_routing_verb_and_to_is_where_the_case_goes() -> None:
+    rule = "no dosing advice in chat -- route to pharmacist desk"
+    assert not {"pharmacist", "desk"} & words(rule)
+    assert "dosing" in words(rule)
+    assert "investigate" in words("Escalate to investigate any chargeback.")  # an infinitive, no destination

@@ -1220,7 +1220,14 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
             # ("… anything that IMPLIES TO a host": the person told, not where the case goes;
             # "route empty leg REQUESTS TO the desk": after a noun phrase, a noun)
             following = tokens_[i + 1]
-            if following in _DESTINATION_OPENERS or in_list("addressee", following) or following in ("human", "humans"):
+            # "route TO TRIAGE NURSE", "escalate TO BILLING": right after the routing verb,
+            # a bare noun is where the case goes, as "to the …" is
+            # (the routing verb is read before: the clause opens with "to"; "threats TO STAFF"
+            # after a noun phrase names the case)
+            routed_to = i == 0 and following[0].isalpha() and following not in WORDS["closed"] \
+                and part_of_speech(following) != {"VERB"}
+            if following in _DESTINATION_OPENERS or in_list("addressee", following) or following in ("human", "humans") \
+                    or routed_to:
                 # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
                 # who …" names the destination first: only that phrase goes
                 resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in CONTAINER_DETS
