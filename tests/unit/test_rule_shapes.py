@@ -1553,3 +1553,9 @@ def test_a_bare_noun_right_after_a_routing_verb_and_to_is_where_the_case_goes() 
     assert not {"pharmacist", "desk"} & words(rule)
     assert "dosing" in words(rule)
     assert "investigate" in words("Escalate to investigate any chargeback.")  # an infinitive, no destination
+
+
+def test_an_instruction_after_a_comma_is_what_to_do_instead() -> None:
+    rule = "dont quote repair costs, tell them to book the technician visit"
+    assert "costs" in words(rule) or "repair + costs" in labels(rule)
+    assert not {"technician", "visit", "book"} & words(rule)

@@ -230,12 +230,15 @@ def _so_directs(tokens_: list[str], j: int) -> bool:
 def _spliced(tokens_: list[str], j: int) -> bool:
     """Whether tokens_[j:] opens a sentence of its own: a subject and its finite verb ("we
     WILL text", "it SOAKS", "the glue HAS to", "our kitchen IS …"), or an imperative after
-    "just", "instead" or "please" ("just TELL ppl …"). A list's next item has neither."""
+    "just", "instead" or "please" ("just TELL ppl …") or before its object pronoun ("TELL
+    THEM to …"). A list's next item has neither."""
     head = tokens_[j : j + 5]
     if not head:
         return False
     if head[0] in _SPLICE_IMPERATIVE:
         return len(head) > 1 and head[1] in readings(head[1]).get("VERB", ())
+    if len(head) > 2 and head[1] in ("them", "him", "her") and head[0] in readings(head[0]).get("VERB", ()):
+        return True  # "…, TELL THEM to call the inspector", "…, SEND HIM to the front desk"
     if head[0] in _SPLICE_SUBJECTS:
         return len(head) > 1 and (head[1] in WORDS["aux"] or head[1] in MODALS or "VERB" in readings(head[1]))
     if head[0] in _SPLICE_DETERMINERS:
