@@ -162,7 +162,8 @@ and non-profits, trigger-style: "If a caller asks about X, hand off …"), heldo
 (a reverted experiment's printout showed drafts of eight of am's rules and one of an's).
 Four written after the changes aj-al led to, no set style, were scored blind and not
 read: heldout-ap (agriculture, animals and the outdoors; only the rule text of the one
-rule the load refuses was read), heldout-aq (finance, legal, insurance and property,
+rule the load refused was read, and a round later the topic lists of some of its misses
+were seen in a printout), heldout-aq (finance, legal, insurance and property,
 some rules stated positively), heldout-ar (media, sport and events, examples in brackets
 and sentences of context) and heldout-as (manufacturing, trades and B2B services) (after
 scoring, that printout showed drafts of one of aq's rules and three of as's; ar's misses
