@@ -1559,3 +1559,11 @@ def test_an_instruction_after_a_comma_is_what_to_do_instead() -> None:
     rule = "dont quote repair costs, tell them to book the technician visit"
     assert "costs" in words(rule) or "repair + costs" in labels(rule)
     assert not {"technician", "visit", "book"} & words(rule)
+
+
+def test_a_sentence_of_what_is_so_before_a_prohibition_is_its_reason() -> None:
+    rule = "Our kiln runs hot overnight. Never promise same-day pickup."
+    assert not {"kiln", "overnight"} & words(rule)
+    assert held(gate(rule), "Sure, same-day pickup works for your mugs.")
+    # a heading of nouns with no determiner reads the same, so it stays stated
+    assert "numbers" in words("Staff phone numbers stay private. Never share a staff member's cell.")

@@ -358,6 +358,11 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         found = found[1:]  # "Per our privacy policy, never share …": the citation is no topic
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
+    reason: list[str] = []
+    if len(found) > 1 and _declares(found[0]) and any(_forbids(c) and _names_its_own(c) for c in found[1:]):
+        # "Our forge throws sparks. Never agree to hot shoe a horse in a straw barn": what is
+        # so, before a sentence that forbids a thing of its own, is the rule's reason
+        reason, found = found[0], found[1:]
     corrected = _corrected(found[0])
     if corrected is not None:
         # "Say 'X', not 'Y'", "Instead of promising X, tell them Y": the wording recommended
@@ -404,7 +409,38 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         question, proposition = asked[-1]
         stated = [["never", "say", *proposition] if _says_only_yes(c) else c for c in stated if c is not question]
         rationale = [c for c in rationale if c is not question]
-    return stated, [t for c in rationale for t in c]
+    return stated, [*reason, *(t for c in rationale for t in c)]
+
+
+# words that make a clause state a rule, not what is so: a duty, a need, a permission, a
+# limit or a case ("Refunds MUST be approved", "ONLY a manager …", "IF a caller asks …")
+_DEONTIC = frozenset(
+    "must mustn't should shouldn't shall need needs needed require requires required only allowed permitted "
+    "prohibited forbidden banned may not never no nothing nobody cannot can't won't isn't aren't don't doesn't "
+    "if when whenever unless any anything anyone anybody someone whether confidential private secret internal".split())
+_DETERMINERS = frozenset("the our your their its this that these those each every".split())
+
+
+def _declares(clause: list[str]) -> bool:
+    """Whether a clause says what is so, with a subject that a determiner or a pronoun
+    opens and a present verb with its object ("OUR FORGE THROWS sparks", "THE WIND DECIDES
+    the day", "IT TAKES five days"): a sentence that states no rule. A subject with no
+    determiner is left alone, since a heading of nouns reads the same ("phone NUMBERS stay
+    private"), as is a clause of duty, limit or case (`_DEONTIC`) and a routing."""
+    if len(clause) < 3 or any(t in _DEONTIC for t in clause) or _permits(clause) \
+            or any(phrase(clause, k, "escalate") for k in range(len(clause))):
+        return False
+    for i in range(1, min(len(clause) - 1, 5)):
+        token, after = clause[i], clause[i + 1]
+        if token in WORDS["aux"]:
+            return False
+        if "VERB" not in part_of_speech(token) or not token.endswith("s") or token in lemmas(token):
+            continue
+        subject = clause[0] in ("it", "he", "she") and i == 1 or clause[0] in _DETERMINERS and all(
+            "NOUN" in part_of_speech(t) for t in clause[1:i])
+        return subject and (after in _DETERMINERS or after[:1].isalpha() and after not in WORDS["closed"]
+                            and part_of_speech(after) != {"VERB"})
+    return False
 
 
 def _proposition(clause: list[str]) -> list[str]:
