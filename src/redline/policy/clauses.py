@@ -79,26 +79,6 @@ _CLAUSE_SUBJECTS = _DESTINATION_OPENERS | frozenset("we they you it he she i".sp
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
 # cut words that are adjectives too ("an OUTSIDE agent", "the BEFORE photos")
 _ALSO_ADJECTIVES = frozenset({"outside", "before", "after", "inside"})
-# a preposition joined to its opposite modifies the noun after them, as no preposition does
-_OPPOSITES = {"before": "after", "after": "before", "inside": "outside", "outside": "inside"}
-
-
-def _paired_adjective(tokens_: list[str], i: int) -> bool:
-    """Whether tokens_[i] is one of a pair of opposite prepositions joined by "/" or "and"
-    ("BEFORE/after photos", "before and AFTER shots"): a modifier, no condition."""
-    opposite = _OPPOSITES.get(tokens_[i])
-    joined = ("/", "and")
-    if opposite is None:
-        return False
-    if tokens_[i + 1 : i + 2] and tokens_[i + 1] in joined and tokens_[i + 2 : i + 3] == [opposite]:
-        after = i + 3
-    elif i >= 2 and tokens_[i - 1] in joined and tokens_[i - 2] == opposite:
-        after = i + 1
-    else:
-        return False
-    # a bare noun follows ("before/after PHOTOS"); a determiner opens their object ("before
-    # or after A survey": a condition)
-    return after < len(tokens_) and tokens_[after][0].isalpha() and tokens_[after] not in WORDS["closed"]
 # what may stand between a routing verb and its condition ("flag IT whenever …")
 _PLACEHOLDERS = frozenset({"it", "this", "them", "immediately", "always", "right", "away", "promptly", "the", "reply",
                            "draft", "response", "message", "replies", "drafts", "responses", "messages", "any",
@@ -1197,6 +1177,28 @@ def _label(clause: list[str]) -> str | None:
     if phrase_at(clause, 0, "directive") == len(clause) and text not in POSITIVE_DIRECTIVES:
         return "never"  # "AVOID:", "NO:", "DON'T:": a directive alone, said of what follows
     return None
+
+
+# a preposition joined to its opposite modifies the noun after them, as no preposition does
+_OPPOSITES = {"before": "after", "after": "before", "inside": "outside", "outside": "inside"}
+
+
+def _paired_adjective(tokens_: list[str], i: int) -> bool:
+    """Whether tokens_[i] is one of a pair of opposite prepositions joined by "/" or "and"
+    ("BEFORE/after photos", "before and AFTER shots"): a modifier, no condition."""
+    opposite = _OPPOSITES.get(tokens_[i])
+    joined = ("/", "and")
+    if opposite is None:
+        return False
+    if tokens_[i + 1 : i + 2] and tokens_[i + 1] in joined and tokens_[i + 2 : i + 3] == [opposite]:
+        after = i + 3
+    elif i >= 2 and tokens_[i - 1] in joined and tokens_[i - 2] == opposite:
+        after = i + 1
+    else:
+        return False
+    # a bare noun follows ("before/after PHOTOS"); a determiner opens their object ("before
+    # or after A survey": a condition)
+    return after < len(tokens_) and tokens_[after][0].isalpha() and tokens_[after] not in WORDS["closed"]
 
 
 def cut(tokens_: list[str], escalating: bool) -> list[str]:

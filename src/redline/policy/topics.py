@@ -568,8 +568,10 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
             closed = units[0] + units[1]
             if part_of_speech(closed) & {"NOUN", "ADJ"} and zipf(closed) >= _CLOSED_ZIPF:
                 add((closed,), "the phrase written as one word")
-    for w in words:  # a word the rule hyphenates is the same word closed up ("scratch-proof":
-        units = _units(w)  # scratchproof), where that is no other word ("re-sign": not resign)
+    # a word the rule hyphenates is the same word closed up ("scratch-proof": scratchproof),
+    # where that is no other word ("re-sign": not resign)
+    for w in words:
+        units = _units(w)
         if len(units) == 2 and (units in topics or units[::-1] in topics) and " " not in units[0] + units[1] \
                 and not part_of_speech(closed := units[0] + units[1]):
             add((closed,), "the phrase written as one word")
