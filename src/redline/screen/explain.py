@@ -71,8 +71,8 @@ _VOWELS = frozenset("aeiouy")
 
 def _shortened(rule: str, words: list[str]) -> list[str]:
     """Warnings for the topic words that are shortened by leaving out their vowels ("bldgs",
-    "mgr", "ppl", "sq", "ft"), which no English word is, unless the rule writes them in
-    capitals (an acronym a draft writes as the rule does: "HVAC", "DMV"). A draft that
+    "mgr", "hrs", "sq", "ft"), which no English word is, unless the rule writes them in
+    capitals (an acronym a draft writes as the rule does: "DMV", "CPR"). A draft that
     writes such a word out ("buildings") does not match it, and no table here knows what
     each stands for (a clipping that keeps its vowels, "meds", "info", is written in
     drafts as often as in rules, and a word the dictionary lacks, "halal", is a word)."""
