@@ -324,6 +324,13 @@ def test_old_is_a_history_only_of_the_word_it_stands_before() -> None:
         ("Your weight and BMI are not shared with your employer.", "weight", True),
         ("Your weight and BMI aren't shared with your employer.", "weight", True),
         ("Kids under 14 can join reformer classes.", "kids", False),
+        # do-support is how a lexical verb is negated: the same reach back to its subject
+        ("The extended warranty doesn't cover wheel damage.", "extended warranty", True),
+        ("Gift card balances do not expire after a year.", "gift card balances", True),
+        ("Our night porters didn't keep the spare keys.", "night porters", True),
+        ("The extended warranty covers wheel damage.", "extended warranty", False),
+        # a symptom that does not go away is there (a pseudo-trigger hides the negation)
+        ("The chest pain doesn't go away at night.", "chest pain", False),
     ],
 )
 def test_a_negated_passive_modal_negates_its_whole_subject(sentence: str, term: str, negated: bool) -> None:
