@@ -185,7 +185,15 @@ read (but for the rule text of the one ba rule that derived nothing). heldout-bc
 (education, childcare, sport, arts and community groups), heldout-bd (technology,
 telecoms and online platforms, some rules stated positively) and heldout-be (travel,
 transport, automotive, property and home services, some claims not to use and some
-reasons first), no set style, were written last and scored blind, not read.
+reasons first), no set style, were written last and scored blind, not read (be was read
+the round after, for its negated drafts). Then four more, scored blind: heldout-bf
+(public services and civic offices, rules to the agent in the second person with
+contractions: "Don't ever …", "You're not allowed to …"), heldout-bg (science,
+agriculture, environment and energy, conditions and what to do: "If someone asks about X,
+hand it to a human"), heldout-bh (manufacturing, logistics, retail and food production,
+by operators whose first language is not English: "Never advice customer to dispose
+battery pack") and heldout-bi (media, entertainment, gaming and hospitality, two or three
+things and an exception in one sentence).
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -288,6 +296,10 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bc.jsonl", 0.82, 0.12, ()),
         ("heldout-bd.jsonl", 0.93, 0.13, ()),
         ("heldout-be.jsonl", 0.93, 0.25, ()),
+        ("heldout-bf.jsonl", 0.89, 0.06, ()),
+        ("heldout-bg.jsonl", 0.96, 0.09, ()),
+        ("heldout-bh.jsonl", 0.93, 0.15, ()),
+        ("heldout-bi.jsonl", 0.90, 0.16, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
