@@ -220,6 +220,14 @@ def test_a_dash_before_examples_goes_on_with_the_list() -> None:
     assert {"invoices", "receipts"} <= found
 
 
+@pytest.mark.parametrize("opener", ["for example", "for instance"])
+def test_for_example_opens_examples_as_such_as_does(opener: str) -> None:
+    rule = f"Never tell a reader how to get around the paywall, {opener} with proxies or cached copies."
+    assert "proxies" in words(rule)
+    assert "example" not in words(rule) and "instance" not in words(rule)
+    holds_only(rule, "A proxy gets you past it.", "For example, the archive is open to members.")
+
+
 @pytest.mark.parametrize(
     "rule",
     [

@@ -59,7 +59,7 @@ _CONTRACTED = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
 # opens examples or another item ("\u2014 including Y", "\u2014 or Z") it only splits
 # the list, as a comma does ("\u2014 and it exposes us" is an aside).
 _DASHES = frozenset({"\u2014", "\u2013", "-", "--"})
-_LIST_GOES_ON = frozenset({"or", "nor", "such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "especially",
+_LIST_GOES_ON = frozenset({"or", "nor", "such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "for example", "for instance", "especially",
                            "particularly", "notably"})
 _ITEM_MARKS = frozenset(",()/&")
 CONTAINER_DETS = frozenset({"any", "all", "every", "each"})

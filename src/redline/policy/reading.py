@@ -36,7 +36,7 @@ _NEGATORS = frozenset(
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering"})
-_EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie"})
+_EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "for example", "for instance"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
 # the particles of nouns made from phrasal verbs ("a check-in", "a sign-up", "an add-on")
