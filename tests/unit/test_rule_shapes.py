@@ -181,6 +181,12 @@ def test_a_frame_after_any_is_the_container_and_its_topic_stands_alone() -> None
     assert labels("Escalate any candidate complaint about harassment at a placement.") == {"harassment"}
 
 
+def test_a_copy_of_a_thing_guards_the_thing() -> None:
+    rule = "Never email a copy of a patient's discharge summary to an employer."
+    assert not any("copy" in label for label in labels(rule))
+    holds_only(rule, "I've emailed the discharge summary to your employer.", "Two copies of the brochure are in the lobby.")
+
+
 def test_a_rule_that_names_another_person_is_not_set_aside_by_that_person() -> None:
     rule = "Hand off to a human when a parent disputes a charge made by their child."
     g = gate(rule, "flag")
