@@ -719,7 +719,8 @@ def test_a_directive_said_as_an_idiom_guards_what_follows_and_is_no_topic(rule: 
     assert not held(g, "Please stay in your place and keep the receipt.")
 
 
-@pytest.mark.parametrize("verb", ["hand it", "escalate it", "transfer the chat"])
+@pytest.mark.parametrize("verb", ["hand it", "escalate it", "transfer the chat", "stop and hand it", "then hand it",
+                                  "please stop and escalate it"])
 def test_a_condition_before_a_routing_verb_is_the_case_and_the_verb_no_topic(verb: str) -> None:
     rule = f"If a guest mentions chest pain or trouble breathing, {verb} to a human right away."
     assert {"chest", "pain"} <= words(rule)

@@ -324,6 +324,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
+    written = _straight_to_routing(written)  # "If …, STOP AND flag it", "…, THEN hand it to a human"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
     # a precondition or a party that has the matter states the rule in its first clause
@@ -540,6 +541,29 @@ def _without_intensifiers(written: list[str]) -> list[str]:
         out.append(written[i])
         i += 1
     return out
+
+
+def _straight_to_routing(written: list[str]) -> list[str]:
+    """Without the words that may stand between a comma and the verb that routes a case
+    or forbids ("If someone asks for X, STOP AND hand it to a human", "…, THEN flag it"):
+    the clause reads as the plain routing does."""
+    out: list[str] = []
+    i = 0
+    while i < len(written):
+        out.append(written[i])
+        if written[i] == ",":
+            j = i + 1
+            while j < len(written) and written[j] in _BEFORE_ROUTING:
+                j += 1
+            if j > i + 1 and (phrase(written, j, "escalate") or phrase_at(written, j, "directive")):
+                i = j
+                continue
+        i += 1
+    return out
+
+
+# what may stand between a comma and the verb of a rule's instruction ("stop and", "then")
+_BEFORE_ROUTING = frozenset({"stop", "pause", "and", "then", "just", "immediately"}) | _PLEASE
 
 
 def _permits(clause: list[str]) -> bool:
