@@ -203,6 +203,9 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("toxicology", {"toxicological"}),
         ("demolition", {"demolish", "demolished"}),
         ("savings", {"save", "saves"}),
+        # a prefix on an irregular form the dictionary lacks inflects at its stem
+        ("refrozen", {"refreeze", "refroze", "refreezing"}),
+        ("outgrew", {"outgrow", "outgrown"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -223,6 +226,7 @@ def test_a_family_stays_within_its_word() -> None:
     assert "refundable" not in family("refund")  # turned around by "non-refundable"
     assert "feed" not in family("fee")
     assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
+    assert "countie" not in family("counties")  # a plural of a word, not "co" + "unties"
     assert "posing" not in family("pos")  # a point of sale: the regular form is pose's
     assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")

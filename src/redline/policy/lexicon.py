@@ -163,13 +163,31 @@ def lemmas(word: str) -> frozenset[str]:
             continue
         found.update(group)
     if not found and word.isalpha() and len(word) > 3:
-        found.update(_regular_stems(word))  # "doxxing" -> "doxx", "slas" -> "sla", "vpns" -> "vpn"
+        stems = _regular_stems(word)  # "doxxing" -> "doxx", "slas" -> "sla", "vpns" -> "vpn"
+        if not any(readings(stem) or zipf(stem) >= _MIN_ZIPF for stem in stems - {word}):
+            # "refrozen", "refroze" -> refreeze: a prefix on a verb's irregular form (not
+            # "counties", the plural of a word the dictionary knows, as "co" + "unties")
+            stems = _prefixed(word) or stems
+        found.update(stems)
     elif not found and len(word) == 3 and word.endswith("s") and word.isalpha() \
             and zipf(word[:-1]) >= zipf(word) + _SHORT_PLURAL_MARGIN:
         # "ads" -> ad, "tvs" -> tv: a short plural the dictionary leaves out, told from a
         # word of its own ("gps", "sms", "abs") by being written less often than its stem
         found.update((word, word[:-1]))
     return frozenset(found or {word})
+
+
+def _prefixed(word: str) -> set[str]:
+    """The lemma of a word the dictionary does not know that is a prefix on a verb's
+    inflected form ("refrozen", "refroze": re + freeze), as `_inflections` inflects a
+    prefixed lemma ("unfreeze") by its stem."""
+    for prefix in _PREFIXES:
+        stem = word[len(prefix):]
+        if word.startswith(prefix) and len(stem) >= 3:
+            verbs = readings(stem).get("VERB", ())
+            if verbs and stem not in verbs:
+                return {prefix + verb for verb in verbs}
+    return set()
 
 
 def _regular_stems(word: str) -> set[str]:
