@@ -1582,3 +1582,20 @@ def test_a_sentence_of_what_is_so_before_a_prohibition_is_its_reason() -> None:
     assert held(gate(rule), "Sure, same-day pickup works for your mugs.")
     # a heading of nouns with no determiner reads the same, so it stays stated
     assert "numbers" in words("Staff phone numbers stay private. Never share a staff member's cell.")
+
+
+def test_an_adjective_on_the_person_acted_on_names_their_state() -> None:
+    # "let PREGNANT guests in" is about guests who are pregnant, as "guests who are pregnant" is
+    rule = "Do not let pregnant guests or guests with heart conditions into the haunted maze."
+    assert "pregnant" in labels(rule)
+    holds_only(rule, "Pregnant guests can go in with their group.", "Guests can go in with their group.")
+    # whose a thing is: the word that describes the owner is no topic
+    assert "prospective" not in words("Never discuss a prospective tenant's religion.")
+    # a common word names no state worth guarding ("existing", "new" customers)
+    assert "existing" not in words("Never offer discounts to existing customers.")
+
+
+def test_to_before_an_ing_form_is_no_infinitive_after_the_person_told() -> None:
+    # "offer discounts TO EXISTING customers": the discounts are offered, not told what to do
+    assert "discounts" in labels("Never offer discounts to existing customers.")
+    assert "wait" in labels("Never tell borrowers to wait.")

@@ -36,6 +36,7 @@ _NEGATORS = frozenset(
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering"})
+_STATE_ZIPF = 4.7  # "existing", "new", "current" customers name no state worth guarding (topics.HEAD_ZIPF)
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "for example", "for instance"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
@@ -463,7 +464,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             following = item[i] if i < len(item) else ""
             after = item[i + 1] if i + 1 < len(item) else ""
             # "tell borrowers TO WAIT": an infinitive after the noun phrase says what they are told
-            infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after)
+            infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after) \
+                and not after.endswith("ing")  # not "offer discounts TO EXISTING customers"
             # "advise FREELANCERS on how to …": a person, then what they are told about
             about = following in _TOPIC_PREPOSITIONS and all(is_person(w.text) or is_agent(w.text) for w in phrase)
             # "ask THE FAMILY for payment": whoever is asked for something is asked, not asked for
@@ -560,10 +562,16 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             state.recipient = False  # "tell A CUSTOMER to …": the person told is named
             if i and item[i - 1] in _BARE_CAUSATIVES or i > 1 and item[i - 2] in _BARE_CAUSATIVES:
                 state.verb_place = True  # "let GUESTS go inside": a bare verb follows the person
-            # "a PROSPECTIVE tenant's race": a word that describes the person is no topic
+            # "a PROSPECTIVE tenant's race": a word that describes the person is no topic;
+            # "let PREGNANT guests in": where the person is the act's object, the state the
+            # word names is what the rule is about, as "guests who are pregnant" says
+            owner = i + n < len(item) and item[i + n] == "'s"
             for describing in [p for p in phrase if "ADJ" in part_of_speech(p.text)]:
-                words.remove(describing)
-                phrase.remove(describing)
+                if owner or describing.verb or zipf(describing.text) >= _STATE_ZIPF:
+                    words.remove(describing)
+                    phrase.remove(describing)
+                else:
+                    describing.of_addressee = True
         follows = role in ("preposition", "relative", "aux")
         if role == "preposition" and not phrase:
             state.recipient = False  # "advise ON backfeeding a house": after it comes what, not whom
