@@ -565,9 +565,9 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # "a PROSPECTIVE tenant's race": a word that describes the person is no topic;
             # "let PREGNANT guests in": where the person is the act's object, the state the
             # word names is what the rule is about, as "guests who are pregnant" says
-            owner = i + n < len(item) and item[i + n] == "'s"
+            possessor = i + n < len(item) and item[i + n] == "'s"
             for describing in [p for p in phrase if "ADJ" in part_of_speech(p.text)]:
-                if owner or describing.verb or zipf(describing.text) >= _STATE_ZIPF:
+                if possessor or describing.verb or zipf(describing.text) >= _STATE_ZIPF:
                     words.remove(describing)
                     phrase.remove(describing)
                 else:
