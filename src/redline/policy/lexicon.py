@@ -164,7 +164,7 @@ def lemmas(word: str) -> frozenset[str]:
         found.update(group)
     if not found and word.isalpha() and len(word) > 3:
         stems = _regular_stems(word)  # "doxxing" -> "doxx", "slas" -> "sla", "vpns" -> "vpn"
-        if not any(readings(stem) or zipf(stem) >= _MIN_ZIPF for stem in stems - {word}):
+        if word.startswith(_PREFIXES) and not any(readings(stem) or zipf(stem) >= _MIN_ZIPF for stem in stems - {word}):
             # "refrozen", "refroze" -> refreeze: a prefix on a verb's irregular form (not
             # "counties", the plural of a word the dictionary knows, as "co" + "unties")
             stems = _prefixed(word) or stems
