@@ -203,6 +203,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("toxicology", {"toxicological"}),
         ("demolition", {"demolish", "demolished"}),
         ("savings", {"save", "saves"}),
+        # -ain / -aint, -eigh / -eight for a verb that is nothing else, -er / -ration
+        ("complaint", {"complain", "complained"}),
+        ("weight", {"weigh", "weighed"}),
+        ("registration", {"register", "registered"}),
         # a prefix on an irregular form the dictionary lacks inflects at its stem
         ("refrozen", {"refreeze", "refroze", "refreezing"}),
         ("outgrew", {"outgrow", "outgrown"}),
@@ -227,6 +231,8 @@ def test_a_family_stays_within_its_word() -> None:
     assert "feed" not in family("fee")
     assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
     assert "countie" not in family("counties")  # a plural of a word, not "co" + "unties"
+    assert "sleigh" not in family("sleight") and "veneer" not in family("veneration")
+    assert "budge" not in family("budget")
     assert "posing" not in family("pos")  # a point of sale: the regular form is pose's
     assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")
