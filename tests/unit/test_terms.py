@@ -233,6 +233,10 @@ def test_a_family_stays_within_its_word() -> None:
     assert "countie" not in family("counties")  # a plural of a word, not "co" + "unties"
     assert "sleigh" not in family("sleight") and "veneer" not in family("veneration")
     assert "budge" not in family("budget")
+    # -y nouns of verbs only where the verb is nothing else (injure / injury; not police /
+    # policy, factor / factory, batter / battery)
+    assert "policy" not in family("police") and "factor" not in family("factory")
+    assert "batter" not in family("battery") and "injure" in family("injury")
     assert "posing" not in family("pos")  # a point of sale: the regular form is pose's
     assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")
