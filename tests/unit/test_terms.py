@@ -237,6 +237,21 @@ def test_a_family_stays_within_its_word() -> None:
     # policy, factor / factory, batter / battery)
     assert "policy" not in family("police") and "factor" not in family("factory")
     assert "batter" not in family("battery") and "injure" in family("injury")
+    # pairs the rows relate by spelling only are never one family
+    assert "importance" not in family("import") and "pressure" not in family("press")
+    assert "audition" not in family("audit") and "coverage" in family("cover")
+
+
+def test_each_false_derivation_is_one_the_rows_would_make(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list of pairs related by spelling only holds no dead entry: without it, the
+    derivation rows relate every pair it names."""
+    from redline.policy import lexicon
+
+    pairs = sorted({tuple(sorted(pair)) for pair in lexicon._FALSE_DERIVATIONS})
+    assert pairs
+    monkeypatch.setattr(lexicon, "_FALSE_DERIVATIONS", frozenset())
+    for a, b in pairs:
+        assert b in lexicon._derived(a) or a in lexicon._derived(b), (a, b)
     assert "posing" not in family("pos")  # a point of sale: the regular form is pose's
     assert "gp" not in family("gps")  # a word of its own, not the plural of "gp"
     assert "homeless" not in family("home")

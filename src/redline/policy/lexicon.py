@@ -84,6 +84,23 @@ def _load_suffixes() -> list[_Step]:
 
 
 _SUFFIXES = _load_suffixes()
+
+
+def _load_false_derivations() -> frozenset[tuple[str, str]]:
+    table = resources.files("redline.policy").joinpath("data/false_derivations.tsv").read_text("utf-8")
+    pairs = set()
+    for number, line in enumerate(table.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) != 2 or not all(cols):
+            raise ValueError(f"redline/policy/data/false_derivations.tsv:{number}: bad row {line!r}")
+        pairs.update({(cols[0], cols[1]), (cols[1], cols[0])})
+    return frozenset(pairs)
+
+
+# pairs the rows relate by spelling only ("import" / "importance"): never one family
+_FALSE_DERIVATIONS = _load_false_derivations()
 # the rows by the ending a lemma must have for each direction, so a lemma is checked
 # against the few rows its endings name instead of every row
 _BY_DERIVED: dict[str, list[_Step]] = {}
@@ -281,7 +298,7 @@ def _derived(lemma: str) -> set[str]:
                 if candidate != lemma and is_word(candidate, step.derived_pos) \
                         and (not step.derived_only or part_of_speech(candidate) <= step.derived_pos):
                     found.add(candidate)
-    return found
+    return {candidate for candidate in found if (lemma, candidate) not in _FALSE_DERIVATIONS}
 
 
 def _respellings(form: str) -> set[str]:
