@@ -85,6 +85,15 @@ def _load_suffixes() -> list[_Step]:
 
 _SUFFIXES = _load_suffixes()
 
+# the rows by the ending a lemma must have for each direction, so a lemma is checked
+# against the few rows its endings name instead of every row
+_BY_DERIVED: dict[str, list[_Step]] = {}
+_BY_BASE: dict[str, list[_Step]] = {}
+for _row in _SUFFIXES:
+    _BY_DERIVED.setdefault(_row.derived_end, []).append(_row)
+    _BY_BASE.setdefault(_row.base_end, []).append(_row)
+_ENDING_LENGTHS = sorted({len(ending) for ending in (*_BY_DERIVED, *_BY_BASE)})
+
 
 def _load_false_derivations() -> frozenset[tuple[str, str]]:
     table = resources.files("redline.policy").joinpath("data/false_derivations.tsv").read_text("utf-8")
@@ -101,14 +110,6 @@ def _load_false_derivations() -> frozenset[tuple[str, str]]:
 
 # pairs the rows relate by spelling only ("import" / "importance"): never one family
 _FALSE_DERIVATIONS = _load_false_derivations()
-# the rows by the ending a lemma must have for each direction, so a lemma is checked
-# against the few rows its endings name instead of every row
-_BY_DERIVED: dict[str, list[_Step]] = {}
-_BY_BASE: dict[str, list[_Step]] = {}
-for _row in _SUFFIXES:
-    _BY_DERIVED.setdefault(_row.derived_end, []).append(_row)
-    _BY_BASE.setdefault(_row.base_end, []).append(_row)
-_ENDING_LENGTHS = sorted({len(ending) for ending in (*_BY_DERIVED, *_BY_BASE)})
 
 
 _PLAIN = re.compile(r"[a-z]+")

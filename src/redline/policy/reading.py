@@ -36,7 +36,9 @@ _NEGATORS = frozenset(
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering"})
-_STATE_ZIPF = 4.7  # "existing", "new", "current" customers name no state worth guarding (topics.HEAD_ZIPF)
+# a describing word this common names no state worth guarding ("existing", "new", "current"
+# customers): the bar at which `topics` takes a phrase's head to be specific (HEAD_ZIPF)
+_STATE_ZIPF = 4.7
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "for example", "for instance"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
