@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 from importlib import resources
@@ -199,13 +200,18 @@ def _prefixed(word: str) -> set[str]:
     """The lemma of a word the dictionary does not know that is a prefix on a verb's
     inflected form ("refrozen", "refroze": re + freeze), as `_inflections` inflects a
     prefixed lemma ("unfreeze") by its stem."""
-    for prefix in _PREFIXES:
-        stem = word[len(prefix):]
-        if word.startswith(prefix) and len(stem) >= 3:
-            verbs = readings(stem).get("VERB", ())
-            if verbs and stem not in verbs:
-                return {prefix + verb for verb in verbs}
+    for prefix, stem in _prefix_splits(word):
+        verbs = readings(stem).get("VERB", ())
+        if verbs and stem not in verbs:
+            return {prefix + verb for verb in verbs}
     return set()
+
+
+def _prefix_splits(word: str) -> Iterator[tuple[str, str]]:
+    """Each prefix `word` begins with and the stem of three letters or more after it."""
+    for prefix in _PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            yield prefix, word[len(prefix):]
 
 
 def _regular_stems(word: str) -> set[str]:
@@ -255,11 +261,8 @@ def _inflections(lemma: str) -> frozenset[str]:
     """The lemma's inflected forms that really are its forms ("fee" is not "feed")."""
     known = _table_forms(lemma)
     if not known:
-        for prefix in _PREFIXES:  # "unfreeze" inflects as "freeze": unfroze, unfrozen
-            if not lemma.startswith(prefix):
-                continue
-            stem = lemma[len(prefix):]
-            if len(stem) >= 3 and _table_forms(stem):
+        for prefix, stem in _prefix_splits(lemma):  # "unfreeze" inflects as "freeze": unfroze, unfrozen
+            if _table_forms(stem):
                 return frozenset({lemma} | {prefix + form for form in _inflections(stem)})
         # a regular form the dictionary gives to another word is that word's ("pos" is no
         # verb: "posing" is a form of pose)

@@ -22,7 +22,7 @@ from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
-__all__ = ["NOUN_PARTICLES", "Word", "agent_base", "is_agent", "is_person", "names_third_party", "read"]
+__all__ = ["HEAD_ZIPF", "NOUN_PARTICLES", "Word", "agent_base", "is_agent", "is_person", "names_third_party", "read"]
 
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 # after the directive, a negation inside the rule belongs to what the rule forbids saying:
@@ -36,9 +36,11 @@ _NEGATORS = frozenset(
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering"})
-# a describing word this common names no state worth guarding ("existing", "new", "current"
-# customers): the bar at which `topics` takes a phrase's head to be specific (HEAD_ZIPF)
-_STATE_ZIPF = 4.7
+# The head of a guarded noun-noun phrase stands alone when it is at least this specific:
+# "network COVERAGE" (4.6), "prescription DOSE" (4.2), but not "bill CREDITS" (5.0); a
+# word that describes the person acted on names their state by the same bar ("PREGNANT
+# guests"; not "EXISTING", "NEW" customers).
+HEAD_ZIPF = 4.7
 _EXAMPLE_SPLITS = frozenset({"such as", "including", "like", "e.g.", "eg", "i.e.", "ie", "for example", "for instance"})
 _MIN_JOINED_ZIPF = 1.5  # "failover" is written (2.0); "workoff" is not
 _PARTICLES = frozenset({"off", "out", "up", "down", "over", "back", "away"})
@@ -569,7 +571,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # word names is what the rule is about, as "guests who are pregnant" says
             possessor = i + n < len(item) and item[i + n] == "'s"
             for describing in [p for p in phrase if "ADJ" in part_of_speech(p.text)]:
-                if possessor or describing.verb or zipf(describing.text) >= _STATE_ZIPF:
+                if possessor or describing.verb or zipf(describing.text) >= HEAD_ZIPF:
                     words.remove(describing)
                     phrase.remove(describing)
                 else:
