@@ -338,6 +338,21 @@ def test_a_negated_passive_modal_negates_its_whole_subject(sentence: str, term: 
 
 
 @pytest.mark.parametrize(
+    ("sentence", "term", "negated"),
+    [
+        ("This fare is non-refundable, but the date can move.", "refundable", True),
+        ("A non-emergency call is answered within the hour.", "emergency", True),
+        # the prefix negates the word it is joined to, nothing after it
+        ("The non-refundable fare still earns a refund credit.", "refund credit", False),
+        # a term that holds the prefix is not negated by it
+        ("Your non-compete lasts two years.", "non-compete", False),
+    ],
+)
+def test_non_negates_the_word_it_is_joined_to(sentence: str, term: str, negated: bool) -> None:
+    assert (NEGATED in statuses(sentence, term)) is negated
+
+
+@pytest.mark.parametrize(
     ("sentence", "term", "status", "expected"),
     [
         ("Your dress will be stored for free until June.", "stored", NEGATED, False),

@@ -210,6 +210,10 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # a prefix on an irregular form the dictionary lacks inflects at its stem
         ("refrozen", {"refreeze", "refroze", "refreezing"}),
         ("outgrew", {"outgrow", "outgrown"}),
+        # what can be done to it, and an adverb of an -ic adjective
+        ("refund", {"refundable"}),
+        ("recoverable", {"recover", "recovered"}),
+        ("organic", {"organically"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -227,7 +231,8 @@ def test_a_word_of_a_topic_phrase_inflects_at_both_ends() -> None:
 
 def test_a_family_stays_within_its_word() -> None:
     assert "claimant" not in family("claim")  # a person, not the thing
-    assert "refundable" not in family("refund")  # turned around by "non-refundable"
+    # "-able" relates what can be done to the act, but not where the adjective drifted
+    assert "considerable" not in family("consider") and "probable" not in family("probe")
     assert "feed" not in family("fee")
     assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
     assert "countie" not in family("counties")  # a plural of a word, not "co" + "unties"
