@@ -216,6 +216,8 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("organic", {"organically"}),
         ("alcohol", {"alcoholic"}),
         ("robotic", {"robot", "robots"}),
+        ("renew", {"renewal"}),
+        ("compliance", {"comply", "complied"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -236,6 +238,7 @@ def test_a_family_stays_within_its_word() -> None:
     # "-able" relates what can be done to the act, but not where the adjective drifted
     assert "considerable" not in family("consider") and "probable" not in family("probe")
     assert "organic" not in family("organ") and "graphic" not in family("graph")
+    assert "appliance" not in family("apply") and "variance" not in family("vary")
     assert "feed" not in family("fee")
     assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
     assert "countie" not in family("counties")  # a plural of a word, not "co" + "unties"
