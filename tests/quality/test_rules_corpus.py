@@ -193,7 +193,12 @@ agriculture, environment and energy, conditions and what to do: "If someone asks
 hand it to a human"), heldout-bh (manufacturing, logistics, retail and food production,
 by operators whose first language is not English: "Never advice customer to dispose
 battery pack") and heldout-bi (media, entertainment, gaming and hospitality, two or three
-things and an exception in one sentence).
+things and an exception in one sentence). Then two more, scored blind: heldout-bj
+(transport, construction, trades and utilities, rules with no "never" or "do not": "X
+stays with the track engineer", "X comes from the conservation officer", "X is the
+harbour master's decision"), read, and heldout-bk (finance, insurance, law and public
+services, rules that cite their source in the same line: "Per OFAC screening policy 7.4:
+never …", "[AML-11] Agents must not …").
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -300,6 +305,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bg.jsonl", 0.96, 0.09, ()),
         ("heldout-bh.jsonl", 0.93, 0.15, ()),
         ("heldout-bi.jsonl", 0.90, 0.16, ()),
+        ("heldout-bj.jsonl", 0.91, 0.06, ()),
+        ("heldout-bk.jsonl", 0.92, 0.23, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -380,7 +380,8 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         escalating = False
         # (a clause that opens with its routing verb has its case after it: "Escalate if a
         # reply says the balance will be SENT TO collections" routes the reply, not "sent to")
-        routed = None if forbids or imperative or phrase(clause, 0, "escalate") else _routed_subject(clause)
+        routed = None if forbids or imperative or phrase(clause, 0, "escalate") \
+            else _routed_subject(clause) or _owned_subject(clause)
         if routed is not None:
             clause = ["escalate", *routed]  # "any refund over $500 MUST BE ESCALATED to a lead"
         # "Never REJECT a candidate because of …", "Do not TRANSFER funds …": a routing
@@ -438,6 +439,79 @@ def _routed_subject(clause: list[str]) -> list[str] | None:
             return clause[:j]
         return None  # the first routing verb decides
     return None
+
+
+_BE = frozenset({"is", "are", "was", "were", "be"})
+_SUBORDINATORS = _WH | frozenset({"because", "since", "as", "if", "although", "though", "while", "unless", "until", "once"})
+
+
+def _owned_subject(clause: list[str]) -> list[str] | None:
+    """The subject of a clause that says who holds its case rather than what to do with
+    it: "Rail stressing results STAY WITH the track engineer", "Mix ratios COME FROM the
+    conservation officer", "Underpinning depths ARE THE structural ENGINEER'S DECISION",
+    "Trench collapse incidents ARE FOR the HSE lead TO HANDLE", "Rail grinding prices ARE
+    SET BY the commercial manager". Such a rule keeps its subject from the agent as a
+    routing does (`_routed_subject`); the holder is no topic. None for any other clause:
+    the first verb or copula after the subject decides."""
+    for i in range(1, len(clause)):
+        token = clause[i]
+        rest = clause[i + 1 :]
+        skip = 0
+        while skip < len(rest) and rest[skip] in _ROUTING_ADVERBS:
+            skip += 1  # "stays STRICTLY with", "are set ONLY by"
+        following = rest[skip:]
+        if phrase([token, *following[:1]], 0, "owner_verb") == 2:
+            return _subject_before(clause, i)
+        if token not in _BE:
+            if _finite_verb(token):
+                return None  # the clause says something else of its subject
+            continue
+        if following[:1] == ["for"]:  # "… are for the asset team to publish | the surveyor"
+            owned = "to" in following[2:] or is_person(following[-1]) or is_agent(following[-1])
+        elif "'s" in following:  # "… is the legal team's (call | to handle)"
+            owner = following.index("'s")
+            tail = following[owner + 1 :]
+            owned = not _BE.intersection(following[:owner]) \
+                and (not tail or tail[0] in ("to", "only", "alone") or bool(phrase(tail, 0, "ownership")))
+        else:  # "… are set (only) by the estimator", not "… are required by law and …"
+            by = following.index("by") if "by" in following[1:3] else 0
+            agent = following[by + 1 :]
+            for k, word in enumerate(agent):
+                if word == "," or word in _SUBORDINATORS or in_list("cut", word):
+                    agent = agent[:k]  # "… by the pro shop only, and only when …"
+                    break
+            owned = by > 0 and _participle(following[0]) and not WORDS["aux"].intersection(agent) \
+                and not any(in_list("authority", word) for word in agent)
+        return _subject_before(clause, i) if owned else None
+    return None
+
+
+def _participle(token: str) -> bool:
+    """Whether `token` is the past participle of a verb ("set", "quoted", "issued"; the
+    dictionary lists a regular one once, as the past)."""
+    return any(token in forms for lemma in lemmas(token)
+               for tag, forms in table_forms(lemma).items() if tag in ("VBN", "VBD"))
+
+
+def _finite_verb(token: str) -> bool:
+    """A present or past form of a verb that is no noun or adjective too ("handles",
+    "decides"); not a participle or -ing form before a noun ("FAILED signals", "GPS
+    TRACKING data")."""
+    found = readings(token)
+    if "VERB" not in found or found.keys() & {"NOUN", "ADJ"} or token.endswith("ing"):
+        return False
+    return any(token in table_forms(lemma).get(tag, ()) for lemma in lemmas(token) for tag in ("VBZ", "VBP"))
+
+
+def _subject_before(clause: list[str], i: int) -> list[str] | None:
+    """clause[:i] without the auxiliaries before i, where it ends in a content word and
+    is no subordinate clause ("BECAUSE the casino is run by …", "WHETHER a patient is …")."""
+    if clause[0] in _SUBORDINATORS:
+        return None
+    j = i
+    while j > 1 and clause[j - 1] in _ROUTING_AUX:
+        j -= 1
+    return clause[:j] if clause[j - 1] not in WORDS["closed"] else None
 
 
 def _read_item(words: list[Word], state: _State, clause: int, index: int, splitter: str,
