@@ -1628,3 +1628,37 @@ def test_a_clause_that_only_says_what_is_so_keeps_its_reading() -> None:
     assert "waived" in words("ID checks on orders over $10,000 are required by law and may never be waived.")
     # a subordinate clause is no subject that is held
     assert "refunded" in words("Because the casino is run by a separate operator, never say casino losses can be refunded.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "guarded", "citation"),
+    [
+        ("[AML-11] Agents must not send payout proceeds to a third-party account.",
+         "I'll send the proceeds to that third-party account today.", {"aml", "aml-11", "aml 11"}),
+        ("Per claims policy EC-2.1: never confirm a claim is covered before the adjuster visits.",
+         "Good news, your claim is covered.", {"ec", "ec-2.1", "ec 2", "claims", "policy"}),
+        ("Under UCP 600 Art. 14, do not promise a presentation will be honoured.",
+         "Your presentation will be honoured on receipt.", {"ucp", "art"}),
+        ("Reg. 12 (fees): flag any promise to refund confirmation fees.",
+         "We'll refund the confirmation fees this week.", {"reg", "12"}),
+        ("Confidentiality (policy 2.8): never disclose a rival firm's retainer rates.",
+         "Their retainer rates are $400 an hour.", {"confidentiality"}),
+        ("Per credit policy CR-4, flag any offer to extend an LC expiry date.",
+         "We can extend your LC expiry date to June.", {"cr", "cr-4", "credit", "flag"}),
+    ],
+)
+def test_a_citation_before_a_rule_says_where_it_comes_from_not_what_it_guards(
+    rule: str, guarded: str, citation: set[str]
+) -> None:
+    # a bracketed code, a section number after an abbreviation ("Art. 14", "Reg. 12") and a
+    # heading that names a policy and its number are the rule's source: no topic, and the
+    # abbreviation's period ends no sentence
+    assert not citation & {w for label in labels(rule) for w in label.split(" + ")}
+    assert held(gate(rule), guarded)
+
+
+def test_a_code_without_brackets_or_an_authority_stays_a_topic() -> None:
+    # "W-2" and "I-9" name forms, not sections of a policy (a letter alone named nothing,
+    # and "Never discuss Form I-9 details" derived no topic and was refused)
+    assert "w 2" in words("Never email W-2 forms to a personal address.")
+    holds_only("Never discuss Form I-9 details.", "Your I-9 details look complete.", "Your details look complete.")

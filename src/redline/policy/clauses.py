@@ -24,10 +24,11 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(
-    r"e\.g\.|i\.e\.|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
+    r"(?:[a-z]\.){2,}|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
+    r"|[a-z]{1,6}-\d+(?:\.\d+)+[a-z]?"  # a code with a section number: "ec-2.1", "tf-3.1"
     r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
     r"|-+>|=>|\u2192|(?<!\S)=(?!\S)"
-    r"|[,;:.!?()/&|]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
+    r"|[,;:.!?()/&|\u00a7]|[\u2014\u2013]|(?<!\S)--?(?!\S)"
 )
 # "X -> a supervisor", "X => ops", "X = emergency": in a note's shorthand an arrow (or an
 # equals sign between spaces) sends the case on its left to what its right names
@@ -51,6 +52,11 @@ _INFORMAL = {
 _CLAUSE_END = frozenset(";.!?:|")  # "|": the column mark of a table row written as a line
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
+# the abbreviated word before a section's number ("Art. 14", "Reg. 9.3", "No. 5"): no clause ends
+_SECTION_DOT = re.compile(r"\b(art|reg|regs|sec|secs|no|para|ch|cl|ss)\.(?=\s*\d)", re.IGNORECASE)
+# a code in brackets that opens a rule ("[AML-11] Agents must not …", "[SEC-4.2]"): its
+# place in a document, as a section number is
+_BRACKETED_CODE = re.compile(r"^\s*\[[^\]\d]{0,12}\d[^\]]{0,12}\]\s*[:\-\u2013\u2014]?\s*")
 # pronouns whose contracted auxiliary is a word of its own ("THEY'VE been reported")
 _CONTRACTING = frozenset("i you we they he she it that there who what here".split())
 _CONTRACTED = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
@@ -113,6 +119,8 @@ def tokens(text: str) -> list[str]:
         text = _TO_NAME.sub(r"\1 the \2", text)
     if ". " in text:  # an abbreviation's period ("1099 vs. employee") ends no clause
         text = _ABBREVIATION_DOT.sub(_abbreviation, text)
+    if "." in text:
+        text = _SECTION_DOT.sub(r"\1", text)
     if "/" in text:
         text = _WITH.sub(lambda m: "without" if m.group(1) else "with", text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
@@ -318,7 +326,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     later one that opens with a directive, "…; no wire transfers or gift cards", that binds
     the agent, "Agents must not …", or that routes a case, "Flag any reply …"), and the
     words of the rest (its rationale: "…; refunds are decided by the billing team")."""
-    written = tokens(rule)
+    written = tokens(_BRACKETED_CODE.sub("", rule, count=1))
     written = written[_numbering(written):]  # "6.1 The agent must not …", "(b) never …": its place in a list
     opened = _opener(written)
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
@@ -335,7 +343,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     found = _question(_record([_kept_secret(_reserved(_needs_approval(clause, stating and not n), stating and not n))
                                for n, clause in enumerate(split)])) or [[]]
     asked = [(c, p) for c in found if (p := _proposition(c))]  # "Can parents bring …?", "People ask if …"
-    if len(found) > 1 and _cites(found[0]) and not _forbids(found[0]) and _forbids(found[1]):
+    if len(found) > 1 and _cites(found[0]) and not _forbids(found[0]) \
+            and (_forbids(found[1]) or phrase(found[1], 0, "escalate")):
         found = found[1:]  # "Per our privacy policy, never share …": the citation is no topic
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
@@ -1019,8 +1028,8 @@ def _exception_first(clause: list[str]) -> list[str]:
     if len(clause) < 4 or "," not in clause or not (clause[0] in _EXCEPTIONS or _cites(clause[: clause.index(",")])):
         return clause
     for i, token in enumerate(clause):
-        if token == "," and _forbids(clause[i + 1 :]):
-            return clause[i + 1 :]
+        if token == "," and (_forbids(clause[i + 1 :]) or phrase(clause, i + 1, "escalate")):
+            return clause[i + 1 :]  # "…, never waive …", "…, flag any offer …"
     return clause
 
 
@@ -1033,7 +1042,17 @@ def _cites(opening: list[str]) -> bool:
     n = phrase_at(opening, 0, "cut")
     if n and " ".join(opening[:n]) in _CONFORMING:
         return True
-    return opening[0] in ("per", "under") and any(in_list("authority", t) for t in opening[1:])
+    if opening[0] in ("per", "under") and any(in_list("authority", t) or t in _SECTION_WORDS for t in opening[1:]):
+        return True
+    # a heading that names the rule's source ("Compliance rule KYC-9:", "Confidentiality
+    # (policy 2.8):", "TBML red flag (AML-2.3):"): a code, or an authority with its number
+    return not any(phrase_at(opening, i, "directive") for i in range(len(opening))) and any(
+        _CODE.fullmatch(t) or (in_list("authority", t) or t in _SECTION_WORDS)
+        and i + 1 < len(opening) and opening[i + 1][0].isdigit() for i, t in enumerate(opening))
+
+
+# a section's code: letters, a hyphen and a number ("kyc-9", "ec-2.1", "itp-2")
+_CODE = re.compile(r"[a-z]{1,6}-\d+(?:\.\d+)*[a-z]?")
 
 
 # the cut phrases that cite what a rule conforms to (not "in case", "as long as": conditions)
