@@ -1662,3 +1662,20 @@ def test_a_code_without_brackets_or_an_authority_stays_a_topic() -> None:
     # and "Never discuss Form I-9 details" derived no topic and was refused)
     assert "w 2" in words("Never email W-2 forms to a personal address.")
     holds_only("Never discuss Form I-9 details.", "Your I-9 details look complete.", "Your details look complete.")
+
+
+def test_only_a_party_doing_an_act_forbids_the_act() -> None:
+    # "Only X authorises Y" reads as "Only X may authorise Y": the party is no topic
+    rule = "Only the dive supervisor authorises decompression stops."
+    assert "supervisor" not in words(rule)
+    holds_only(rule, "Decompression stops are set for the second dive.", "The dive supervisor starts at ten.")
+    # a noun that could be a verb inside the party's name is no act ("the claims adjuster may …")
+    assert "claims" not in words("Only the claims adjuster may authorize a cash-out.")
+
+
+def test_not_our_call_after_a_heading_is_a_verdict_on_it_and_who_decides_is_no_topic() -> None:
+    rule = "Lifting a speed restriction: not our call, Route Operations decides."
+    assert {"speed", "restriction"} <= words(rule) or "speed + restriction" in labels(rule)
+    assert not {"route", "operations", "call"} & words(rule)
+    # examples after the verdict's comma stay the rule's
+    assert "slimming" in words("Weight-loss claims are prohibited, e.g. 'lose 10 lbs', 'slimming'.")

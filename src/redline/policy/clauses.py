@@ -516,8 +516,8 @@ def _verdicts(written: list[str]) -> list[str]:
         if token not in _DASHES and token != ":" or not i or written[i - 1] in _CLAUSE_END:
             continue
         n = phrase_at(written, i + 1, "forbidden")
-        if n and (i + 1 + n == len(written) or written[i + 1 + n] in _SENTENCE_END):
-            out[i] = "is"
+        if n and (i + 1 + n == len(written) or written[i + 1 + n] in _SENTENCE_END or written[i + 1 + n] == ","):
+            out[i] = "is"  # "… - not allowed.", "…: not our call, the water company decides"
     return out
 
 
@@ -812,8 +812,11 @@ def _passive(clause: list[str]) -> list[str]:
         if not n and not (negative and framing):
             continue
         rest = clause[j + (n or 1) :]
-        if rest and (rest[0] == "by" or rest[0] == "for" and len(rest) > 1 and in_list("actor", rest[-1])):
-            rest = []  # "… BY COUNTER STAFF", "… FOR SUPPORT AGENTS": who may not, not what
+        if rest and (rest[0] == "by" or rest[0] == "," and rest[1:2] != ["e.g."] and not phrase_at(rest, 1, "split")
+                     or rest[0] == "for" and len(rest) > 1 and in_list("actor", rest[-1])):
+            # "… BY COUNTER STAFF", "… FOR SUPPORT AGENTS": who may not, not what; "…, the
+            # water company decides": a clause of its own
+            rest = []
         # "Customers who are minors must not be OFFERED ALCOHOL": the subject is who is told
         # or given, and what follows the participle is what; "Pets are not accepted IN
         # CARGO" goes on with its topic; a condition after it is cut as after any rule
@@ -941,6 +944,13 @@ def _only_party(clause: list[str]) -> list[str]:
                 return clause  # "only the manager IS responsible for …": no permission given
             n = 3 if allowed else 1
             return ["never", *clause[i + n :]] if i + n < len(clause) else clause
+        token = clause[i]
+        if token.endswith("s") and "VERB" in part_of_speech(token) and token not in lemmas(token) \
+                and clause[i - 1] not in WORDS["closed"] and i + 1 < len(clause) and clause[i + 1] not in _CLAUSE_END \
+                and not _PERMISSIVE_MODALS.intersection(clause[i + 1 : i + 4]):  # not "the credit DISPUTES team may"
+            # "Only the supervisor AUTHORISES confined space entry": the act alone, as "may" gives it
+            verb = next((lemma for lemma in lemmas(token) if lemma != token), token)
+            return ["never", verb, *clause[i + 1 :]]
         if not _modifier(clause[i]) and clause[i] not in OBJECT_OPENERS:
             return clause
     return clause
