@@ -373,6 +373,10 @@ def test_non_negates_the_word_it_is_joined_to(sentence: str, term: str, negated:
         ("I've listed your seats for resale at face value.", "resale", ATTRIBUTED, False),
         ("Your spare chairs get listed and sold online.", "sold", ATTRIBUTED, False),
         ("The chart lists a penicillin allergy.", "penicillin allergy", ATTRIBUTED, True),
+        # a participle that describes the noun after it reports nothing
+        ("The listed building consent has come through.", "building consent", ATTRIBUTED, False),
+        ("Consents for listed buildings take eight weeks.", "buildings", ATTRIBUTED, False),
+        ("The leaflet listed nausea as a side effect.", "nausea", ATTRIBUTED, True),
     ],
 )
 def test_free_past_known_listed_and_s_and_p_in_their_other_senses_set_nothing(
