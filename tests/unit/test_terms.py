@@ -218,6 +218,7 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("robotic", {"robot", "robots"}),
         ("renew", {"renewal"}),
         ("compliance", {"comply", "complied"}),
+        ("subsidence", {"subside", "subsided"}),
     ],
 )
 def test_a_family_holds_irregular_forms_and_one_step_of_derivation(word: str, forms: set[str]) -> None:
@@ -239,6 +240,7 @@ def test_a_family_stays_within_its_word() -> None:
     assert "considerable" not in family("consider") and "probable" not in family("probe")
     assert "organic" not in family("organ") and "graphic" not in family("graph")
     assert "appliance" not in family("apply") and "variance" not in family("vary")
+    assert "competence" not in family("compete") and "providence" not in family("provide")
     assert "feed" not in family("fee")
     assert "feed" not in family("fees")  # a plural is no form of a verb "fee"
     assert "countie" not in family("counties")  # a plural of a word, not "co" + "unties"
