@@ -1679,3 +1679,13 @@ def test_not_our_call_after_a_heading_is_a_verdict_on_it_and_who_decides_is_no_t
     assert not {"route", "operations", "call"} & words(rule)
     # examples after the verdict's comma stay the rule's
     assert "slimming" in words("Weight-loss claims are prohibited, e.g. 'lose 10 lbs', 'slimming'.")
+
+
+def test_a_common_head_named_by_a_bare_noun_after_of_is_a_compound() -> None:
+    # "a LETTER of credit", "the CAUSE of death": the head alone would fire on any letter
+    assert labels("Never disclose the letter of credit terms.") >= {"letter + credit"}
+    assert "letter" not in labels("Never disclose the letter of credit terms.")
+    holds_only("Never speculate on the cause of death.", "The cause of death was a heart attack.",
+               "The cause of the delay was the weather.")
+    # whose a thing is, or a plural after "of", leaves the head alone: "photos of children"
+    assert "photos" in labels("Never share photos of children on social media.")

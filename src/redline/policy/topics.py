@@ -378,6 +378,13 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
         if any(w.attribute for w in kept):
             continue  # "payment DATE" needs both words
         if len(kept) == 1 and not kept[0].light and not kept[0].person:
+            named = _of_phrase(kept[0], words)
+            if _specificity(kept[0]) >= HEAD_ZIPF and named and not named[0].determined and not named[0].adjective \
+                    and named[0].text in lemmas(named[0].text) and "NOUN" in part_of_speech(named[0].text) \
+                    and not named[0].person:
+                # "a LETTER of credit", "PROOF of loss": a common head named by a bare noun
+                # after "of" is a compound (not "PHOTOS of kids", "the SEX of the baby")
+                continue
             found.append((kept[0], "the whole of a guarded phrase"))
             continue
         nouns = [w for w in kept if not w.verb and not w.adjective and not w.text.endswith(("ing", "ed"))]
