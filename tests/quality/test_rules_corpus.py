@@ -198,7 +198,10 @@ things and an exception in one sentence). Then two more, scored blind: heldout-b
 stays with the track engineer", "X comes from the conservation officer", "X is the
 harbour master's decision"), read, and heldout-bk (finance, insurance, law and public
 services, rules that cite their source in the same line: "Per OFAC screening policy 7.4:
-never …", "[AML-11] Agents must not …").
+never …", "[AML-11] Agents must not …"), read; heldout-bl (health, social services,
+education and community groups, what the organisation does not do: "We don't …", "Our
+staff cannot …") and heldout-bm (retail, e-commerce and consumer apps, rules copied from
+a system prompt in Markdown: bullets, bold, CAPS, emoji), bm read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -307,6 +310,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bi.jsonl", 0.90, 0.16, ()),
         ("heldout-bj.jsonl", 0.91, 0.06, ()),
         ("heldout-bk.jsonl", 0.92, 0.23, ()),
+        ("heldout-bl.jsonl", 0.95, 0.08, ()),
+        ("heldout-bm.jsonl", 0.90, 0.18, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -1689,3 +1689,18 @@ def test_a_common_head_named_by_a_bare_noun_after_of_is_a_compound() -> None:
                "The cause of the delay was the weather.")
     # whose a thing is, or a plural after "of", leaves the head alone: "photos of children"
     assert "photos" in labels("Never share photos of children on social media.")
+
+
+def test_a_reply_offering_something_forbids_offering_it_as_a_reply_that_offers_does() -> None:
+    # "any REPLY offering …", "replies ABOUT …": the agent's own message frames the topic
+    assert labels("Flag any reply offering a bonus voucher.") == labels("Flag any reply that offers a bonus voucher.")
+    assert "reply" not in words("Flag any reply about damaged or broken items.")
+
+
+def test_a_modifier_alone_before_or_shares_the_noun_of_the_next_item() -> None:
+    # "DAMAGED or broken items": read alone, the participle was taken for a verb and lost
+    rule = "Flag any reply about damaged or broken items."
+    assert "damaged" in words(rule)
+    holds_only(rule, "A damaged item from today's clean will be covered.", "Your items arrive today.")
+    # a gerund after "or" is an act of its own, not a noun sharing a modifier
+    assert "switching" in labels("Flag any message about a farmer leaving the co-op or switching to another buyer.")

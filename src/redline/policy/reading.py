@@ -35,7 +35,9 @@ _NEGATORS = frozenset(
 # "advise travelers ON visa requirements"); others modify the person ("a client OF the firm")
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
-_DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering"})
+_MESSAGES = frozenset({"draft", "drafts", "reply", "replies", "response", "responses", "message", "messages"})
+_DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering", "about",
+                            "mentioning"})
 # The head of a guarded noun-noun phrase stands alone when it is at least this specific:
 # "network COVERAGE" (4.6), "prescription DOSE" (4.2), but not "bill CREDITS" (5.0); a
 # word that describes the person acted on names their state by the same bar ("PREGNANT
@@ -136,8 +138,9 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         return "addressee", n
     if in_list("addressee", token):
         return "addressee", 1
-    if token in ("draft", "drafts") and i + 1 < len(item) and item[i + 1] in _DRAFT_OPENERS:
-        return "framing", 1  # "Flag DRAFTS that say …": the agent's own message, as "any reply where …"
+    if token in _MESSAGES and i + 1 < len(item) and item[i + 1] in _DRAFT_OPENERS:
+        # "Flag DRAFTS that say …", "any REPLY offering a refund": the agent's own message
+        return "framing", 1
     if n := phrase(item, i, "framing"):
         following = item[i + 1] if i + 1 < len(item) else ""
         if n == 1 and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
@@ -391,10 +394,33 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         state = _State(verb_place=imperative, np_count=state.np_count)
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
             _read_item(words, state, number, index, splitter, raw, escalating)
+    _coordinated_modifiers(words)
     if written := _acronyms(rule):
         for w in words:
             w.acronym = w.text in written
     return words, rationale
+
+
+def _coordinated_modifiers(words: list[Word]) -> None:
+    """A modifier alone in a list item, before "or"/"and" and a modifier of a noun ("used
+    or damaged phones", "mention DAMAGED or broken items"), modifies that noun as the
+    second one does: it becomes a phrase of its own, which the list shares the noun with
+    (`topics._coordinated`); read alone it was dropped, or taken for the clause's verb."""
+    fresh = max((w.np for w in words), default=-1) + 1
+    for n, w in enumerate(words[:-1]):
+        following = words[n + 1]
+        if w.np != -1 or following.splitter not in ("or", "and") or following.clause != w.clause \
+                or following.item != w.item + 1 or not (following.adjective or following.text.endswith("ed")):
+            continue
+        if any(o.clause == w.clause and o.item == w.item for o in words[n + 1 :]):
+            continue  # not the last word of its item
+        participle = w.text.endswith(("ed", "en")) and w.text not in lemmas(w.text) or _irregular_participle(w.text)
+        if not (w.adjective or w.verb and participle):
+            continue
+        if any(o.np == following.np and o is not following and not o.adjective and not o.verb and not o.in_pp
+               for o in words if o.item == following.item and o.clause == w.clause):
+            w.verb, w.adjective, w.np = False, True, fresh
+            fresh += 1
 
 
 _CAPITALS = re.compile(r"\b[A-Z][A-Z0-9]{1,5}(?=s?\b)")

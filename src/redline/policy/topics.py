@@ -301,7 +301,8 @@ def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int,
             shared[id(alone)] = ("head", after[-1])
             continue
         before = first_phrase.get((clause, item - 1), [])
-        if len(before) > 1 and alone.splitter in ("or", "and", "nor") and not alone.adjective and not _plural(alone):
+        if len(before) > 1 and alone.splitter in ("or", "and", "nor") and not alone.adjective and not _plural(alone) \
+                and not alone.text.endswith("ing"):  # "a farmer leaving … or SWITCHING": an act, no noun
             shared[id(alone)] = ("modifier", before[0])
     return shared
 
