@@ -360,6 +360,20 @@ def test_a_period_inside_a_sentence_ends_no_clause() -> None:
     assert "better" in stated[0] and "professional" in rationale
     stated, _ = rule_clauses("annual max is set by the group contract. agent can't raise it")
     assert len(stated) == 2  # a word the dictionary knows ends its sentence, whatever follows
+    # an initial, initials and a section's abbreviation end no clause either
+    stated, _ = rule_clauses("Never say a batch tested positive for E. coli before the lab signs off.")
+    assert len(stated) == 1 and "coli" in stated[0]
+    stated, _ = rule_clauses("Under 11 U.S.C. §523 and Art. 14, never promise a discharge.")
+    assert "discharge" in stated[0]
+
+
+def test_an_initial_or_abbreviation_in_a_draft_ends_no_sentence_a_topic_pair_must_share() -> None:
+    g = gate("Never promise that rejected loads will be paid for.")
+    assert held(g, "Rejected at the gate: the 9 a.m. load, and we'll pay for it.")
+    g = gate("Never say a batch tested positive for E. coli.")
+    assert held(g, "Batch 12 was positive for E. coli this morning.")
+    # a real sentence end still parts the two words
+    assert not held(g, "Your result came back positive. Coli counts are normal.")
 
 
 def test_a_later_sentence_that_binds_the_agent_or_routes_a_case_states_the_rule() -> None:

@@ -54,6 +54,7 @@ _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
 # the abbreviated word before a section's number ("Art. 14", "Reg. 9.3", "No. 5"): no clause ends
 _SECTION_DOT = re.compile(r"\b(art|reg|regs|sec|secs|no|para|ch|cl|ss)\.(?=\s*\d)", re.IGNORECASE)
+_INITIAL_DOT = re.compile(r"(?<![\w.])([A-Z])\.(?=\s+[a-z])")
 # a code in brackets that opens a rule ("[AML-11] Agents must not …", "[SEC-4.2]"): its
 # place in a document, as a section number is
 _BRACKETED_CODE = re.compile(r"^\s*\[[^\]\d]{0,12}\d[^\]]{0,12}\]\s*[:\-\u2013\u2014]?\s*")
@@ -121,6 +122,7 @@ def tokens(text: str) -> list[str]:
         text = _ABBREVIATION_DOT.sub(_abbreviation, text)
     if "." in text:
         text = _SECTION_DOT.sub(r"\1", text)
+        text = _INITIAL_DOT.sub(r"\1", text)  # "E. coli", "S. aureus": an initial ends no clause
     if "/" in text:
         text = _WITH.sub(lambda m: "without" if m.group(1) else "with", text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))

@@ -37,7 +37,9 @@ _OBJECT_PRONOUNS = frozenset("it them him her me us you this that these those yo
 # What ends the sentence a topic's two words must share. A colon does not: what follows it
 # says more of what precedes it ("The fine: I'm reducing it by half"); a semicolon joins
 # two statements, and one may deny what the other says.
-_SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\n")
+# (a period after a lone letter is an initial's or an abbreviation's, "E. coli", "9 a.m.
+# load", "U.S. citizens": no sentence ends there)
+_SENTENCE_BREAK = re.compile(r"(?<![\s.][A-Za-z])(?<!^[A-Za-z])[.!?;](?:\s|$)|\n")
 
 # ASCII: everything but letters and digits becomes a separator (apostrophes too, so
 # "customer's" holds the word "customer" and quoted 'refund' still matches).
