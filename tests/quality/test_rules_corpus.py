@@ -201,7 +201,7 @@ services, rules that cite their source in the same line: "Per OFAC screening pol
 never …", "[AML-11] Agents must not …"), read; heldout-bl (health, social services,
 education and community groups, what the organisation does not do: "We don't …", "Our
 staff cannot …") and heldout-bm (retail, e-commerce and consumer apps, rules copied from
-a system prompt in Markdown: bullets, bold, CAPS, emoji), bm read.
+a system prompt in Markdown: bullets, bold, CAPS, emoji), both read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.

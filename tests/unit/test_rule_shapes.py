@@ -1718,3 +1718,16 @@ def test_a_modifier_alone_before_or_shares_the_noun_of_the_next_item() -> None:
     holds_only(rule, "A damaged item from today's clean will be covered.", "Your items arrive today.")
     # a gerund after "or" is an act of its own, not a noun sharing a modifier
     assert "switching" in labels("Flag any message about a farmer leaving the co-op or switching to another buyer.")
+
+
+def test_what_an_organisation_says_it_does_not_do_states_the_rule() -> None:
+    # "We are UNABLE TO …" is a directive as "We cannot …" is; "unable" is no topic
+    rule = "We are unable to repair electric kettles at the workshop."
+    assert "unable" not in words(rule)
+    holds_only(rule, "We'll repair your electric kettle on Saturday.", "The workshop opens on Saturday.")
+    # who gives is the party, whatever the noun, where the verb says or gives
+    assert "advocates" not in words("Our advocates cannot give legal advice.")
+    # "cannot" is an auxiliary, never a topic word
+    assert "cannot" not in words("Refunds cannot exceed the fare.")
+    # what the organisation can do instead, after ", but we can", is no topic
+    assert not {"refer", "program"} & words("We are unable to accept pets, but we can refer you to a foster program.")

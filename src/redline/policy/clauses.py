@@ -1195,18 +1195,25 @@ def _modifier(token: str) -> bool:
     return token[0].isalpha() and token not in WORDS["closed"] and not phrase_at([token], 0, "directive")
 
 
+# directives that negate a subject's act on their own, with no modal before them
+_NEGATING_DIRECTIVES = frozenset({"cannot", "can't", "can", "do", "does", "don't", "doesn't", "will", "won't", "never"})
+
+
 def _speaker(clause: list[str], start: int) -> int:
     """"DISPATCH must not promise …", "THE FRONT DESK should never confirm …": a subject
     whose act the rule forbids is a verb of saying or giving, and such a verb's subject is
     someone who speaks, so it is the party the rule binds (whatever the noun), not its
     topic; "Refunds must not exceed …" keeps its subject. The index of the directive, or 0."""
     for i in range(start + 1, min(start + 4, len(clause) - 2)):
-        if clause[i] in MODALS and phrase_at(clause, i + 1, "directive"):
-            n = phrase_at(clause, i + 1, "directive")
-            verb = clause[i + 1 + n] if i + 1 + n < len(clause) else ""
+        modal = clause[i] in MODALS and phrase_at(clause, i + 1, "directive")
+        negation = not modal and clause[i] in _NEGATING_DIRECTIVES and phrase_at(clause, i, "directive")
+        if modal or negation:  # "… MUST NOT give", "Our advocates CANNOT give …"
+            at = i + 1 if modal else i
+            n = phrase_at(clause, at, "directive")
+            verb = clause[at + n] if at + n < len(clause) else ""
             subject = clause[start:i]
             if verb and in_list("framing", verb) and all(_modifier(t) for t in subject):
-                return i + 1
+                return at
             return 0
         if not _modifier(clause[i]):
             return 0
