@@ -333,6 +333,9 @@ def test_old_is_a_history_only_of_the_word_it_stands_before() -> None:
         ("The late fees on your lease have not been waived.", "late fees", True),
         ("Your court filing hasn't been stamped yet.", "court filing", True),
         ("The late fees on your lease have been waived.", "late fees", False),
+        # a "for your" phrase inside the subject ends no reach back to it
+        ("The deposit for your VIP table isn't refundable.", "deposit", True),
+        ("The witness rule for your will can't be waived.", "witness rule", True),
         # a symptom that does not go away is there (a pseudo-trigger hides the negation)
         ("The chest pain doesn't go away at night.", "chest pain", False),
     ],

@@ -8,7 +8,9 @@ hides the trigger inside it. Words of the hit itself never count: "can't breathe
 negated by its own "can't".
 
 Besides ConText's categories the table has `neutral` phrases (they hide the shorter
-phrases inside them: "ask for" keeps "for" from ending a negation) and `current` ones
+phrases inside them: "ask for" keeps "for" from ending a negation), `terminate_forward`
+ones (a terminator for triggers before the hit only: "the deposit FOR YOUR table isn't
+refundable" is negated) and `current` ones
 ("since this morning": a terminator of historical scope, and right after the hit a
 sign that it is present), and `{a|b}` alternatives that expand at load. The status
 `uncertain` ("possible", "may be") is set like any other and is not suppressed by
@@ -111,9 +113,11 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
         try:
             phrase, category, direction = cols[0], cols[1], cols[2]
             window = int(cols[3]) if len(cols) > 3 and cols[3] else _UNBOUNDED
-            if category in ("pseudo", "terminate"):
+            if category in ("pseudo", "terminate", "terminate_forward"):
                 statuses = _PRIORITY if direction == "all" else (_STATUS_BY_NAME[direction],)
                 before = after = [(True, s, window) for s in statuses]
+                if category == "terminate_forward":
+                    after = []  # it ends a scope that runs forward to the hit, not one reaching back
             elif category == "neutral":  # hides the shorter phrases inside it, sets nothing
                 before = after = []
             elif category == "current":  # ends `direction`'s scope; right after the hit, takes it back
