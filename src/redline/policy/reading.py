@@ -402,8 +402,8 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
 
 
 def _coordinated_modifiers(words: list[Word]) -> None:
-    """A modifier alone in a list item, before "or"/"and" and a modifier of a noun ("used
-    or damaged phones", "mention DAMAGED or broken items"), modifies that noun as the
+    """A modifier alone in a list item, before "or"/"and" and a modifier of a noun ("STOLEN
+    or broken items", "mention DAMAGED or broken items"), modifies that noun as the
     second one does: it becomes a phrase of its own, which the list shares the noun with
     (`topics._coordinated`); read alone it was dropped, or taken for the clause's verb."""
     fresh = max((w.np for w in words), default=-1) + 1
@@ -514,15 +514,15 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
 
 def _participle(token: str) -> bool:
     """Whether `token` is the past participle of a verb ("set", "quoted", "issued"; the
-    dictionary lists a regular one once, as the past)."""
+    dictionary lists a regular one once, as the past), its own lemma or not (unlike
+    `_irregular_participle`, which asks for another verb's form)."""
     return any(token in forms for lemma in lemmas(token)
                for tag, forms in table_forms(lemma).items() if tag in ("VBN", "VBD"))
 
 
 def _finite_verb(token: str) -> bool:
-    """A present or past form of a verb that is no noun or adjective too ("handles",
-    "decides"); not a participle or -ing form before a noun ("FAILED signals", "GPS
-    TRACKING data")."""
+    """A present form of a verb that is no noun or adjective too ("handles", "decides");
+    not a participle or -ing form before a noun ("FAILED signals", "GPS TRACKING data")."""
     found = readings(token)
     if "VERB" not in found or found.keys() & {"NOUN", "ADJ"} or token.endswith("ing"):
         return False
