@@ -201,7 +201,10 @@ services, rules that cite their source in the same line: "Per OFAC screening pol
 never …", "[AML-11] Agents must not …"), read; heldout-bl (health, social services,
 education and community groups, what the organisation does not do: "We don't …", "Our
 staff cannot …") and heldout-bm (retail, e-commerce and consumer apps, rules copied from
-a system prompt in Markdown: bullets, bold, CAPS, emoji), both read.
+a system prompt in Markdown: bullets, bold, CAPS, emoji), both read; heldout-bn (mining,
+chemicals, agriculture supply, forestry, fisheries, hazardous waste) and heldout-bo
+(travel, sport, beauty, pets, events, home services), no set style, scored blind at the
+end of that round, bo then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -312,6 +315,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bk.jsonl", 0.92, 0.23, ()),
         ("heldout-bl.jsonl", 0.95, 0.08, ()),
         ("heldout-bm.jsonl", 0.90, 0.18, ()),
+        ("heldout-bn.jsonl", 0.93, 0.13, ()),
+        ("heldout-bo.jsonl", 0.88, 0.14, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -1731,3 +1731,27 @@ def test_what_an_organisation_says_it_does_not_do_states_the_rule() -> None:
     assert "cannot" not in words("Refunds cannot exceed the fare.")
     # what the organisation can do instead, after ", but we can", is no topic
     assert not {"refer", "program"} & words("We are unable to accept pets, but we can refer you to a foster program.")
+
+
+def test_a_statement_that_is_framed_as_a_claim_is_what_is_claimed() -> None:
+    # "any STATEMENT THAT a lien has been released": the frame noun is no topic word
+    assert "statement" not in words("Flag any statement that the firm has accepted a case.")
+    # a relative clause after a frame noun narrows it instead ("any request THAT exceeds …")
+    assert "refund" in words("Never process any refund request that exceeds $500.")
+
+
+def test_after_a_verb_that_informs_whoever_is_told_is_no_topic() -> None:
+    # "advise ATHLETES on …": the person told, whatever the noun, before what they are told
+    rule = "Never advise golfers on swing surgery."
+    assert "golfers" not in words(rule)
+    holds_only(rule, "Swing surgery would fix your back, I think.", "Golfers tee off at nine.")
+    # after a verb that gives, the noun is what is given ("offer DISCOUNTS on …")
+    assert "discounts" in words("Never offer discounts on clearance items.")
+
+
+def test_a_later_clause_that_routes_its_subject_in_the_passive_states_the_rule() -> None:
+    # "Feeder rodents: any mention of live feeding GETS FLAGGED"; "Routing -" labels a routing
+    assert "feeding" in words("Feeder rodents: any mention of live feeding gets flagged.")
+    assert words("Routing - border crossings into Algeria: escalate to operations.")
+    # a consequence ("boxes GET REJECTED at the plant") routes nothing
+    assert "plant" not in words("Never say a box can ship unlabeled - unlabeled boxes get rejected at the plant.")

@@ -389,7 +389,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # too; "…; refer THE FAMILY to the VA" sends on someone already named: what to do instead
         # ("LEAVING can abandon it": a gerund is a subject, no imperative)
         routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
-            and not clause[0].endswith("ing") and not _sends_on(clause[n:])
+            and not clause[0].endswith("ing") and not _sends_on(clause[n:]) or _routed_passive(clause)
         if forbids or routes:
             stated.append(clause)
         elif not _tells_what_to_do(clause):
@@ -1099,6 +1099,23 @@ def _dash_after_first(written: list[str]) -> bool:
     return end in _DASHES
 
 
+def _routed_passive(clause: list[str]) -> bool:
+    """"Feeder rodents: ANY MENTION OF LIVE FEEDING GETS FLAGGED": a later clause that
+    routes its own subject with a passive routing verb states the rule too."""
+    if clause[0] in WORDS["closed"] and clause[0] not in CONTAINER_DETS:
+        return False  # "IT gets flagged": no subject of its own
+    return any(clause[i] in _PASSIVE_ROUTING_AUX and clause[i - 1] not in _PERMITTING
+               and any(lemma in _ROUTING_PARTICIPLES for lemma in lemmas(clause[i + 1]))
+               for i in range(1, len(clause) - 1))
+
+
+_PASSIVE_ROUTING_AUX = frozenset({"get", "gets", "got", "be", "is", "are", "been"})
+# the routing verbs that send a case on (not "the load is REJECTED", a consequence), and
+# the modals that permit ("… CAN be escalated": an exception, no rule)
+_ROUTING_PARTICIPLES = frozenset({"flag", "escalate", "route", "refer", "forward"})
+_PERMITTING = frozenset({"can", "may", "could", "might"})
+
+
 def _refers_back(rest: list[str]) -> bool:
     """After a later clause's directive, a verb whose object points back at what the rule
     said ("we don't decide THAT, ED does"): a remark on the rule, not more of it."""
@@ -1225,7 +1242,7 @@ def _speaker(clause: list[str], start: int) -> int:
 _LABELS = frozenset({"block", "refuse", "deny", "forbidden", "prohibited", "never", "rule", "hard rule", "red line",
                      "redline", "policy", "important", "note", "must not", "do not", "don't", "not allowed",
                      "never allowed", "not permitted", "banned", "off limits", "off-limits", "no go", "no-go"})
-_ROUTING_LABELS = frozenset({"flag", "escalate", "review", "hold", "route", "escalation", "red flag", "warning"})
+_ROUTING_LABELS = frozenset({"flag", "escalate", "review", "hold", "route", "routing", "escalation", "red flag", "warning"})
 
 
 def _label(clause: list[str]) -> str | None:
@@ -1369,7 +1386,11 @@ def after_frame(item: list[str]) -> list[str]:
     """'any mention of self-harm' -> 'self-harm': a frame noun and its preposition frame the
     topic that follows them ("service for non-payment" is no frame: "service" is no frame noun)."""
     for i in range(len(item) - 3, -1, -1):  # a frame and its preposition, then at least a word
-        if item[i + 1] in _FRAME_PREPOSITIONS and (in_list("frame", item[i]) or _act_of_saying(item[i]) and all(
+        # "any STATEMENT THAT a lien is released": a clause with its own subject (not "any
+        # request THAT exceeds …", a relative clause)
+        that = item[i + 1] == "that" and in_list("frame", item[i]) and item[i + 2] in WORDS["closed"] \
+            and (i == 0 or item[i - 1] in WORDS["closed"])  # a noun ("ANY statement"), not "a renter REPORTS that"
+        if (that or item[i + 1] in _FRAME_PREPOSITIONS) and (in_list("frame", item[i]) or _act_of_saying(item[i]) and all(
                 t in WORDS["closed"] or in_list("framing", t) for t in item[:i])):  # not "waive the vaccination REQUIREMENT for"
             following = item[i + 2]
             if item[i + 1] in ("for", "to", "on") and following not in _WH \

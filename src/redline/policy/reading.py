@@ -36,6 +36,10 @@ _NEGATORS = frozenset(
 _TOPIC_PREPOSITIONS = frozenset({"with", "without", "on", "about", "regarding", "concerning"})
 _WH = frozenset({"how", "why", "what", "which", "when", "where", "whether"})
 _MESSAGES = frozenset({"draft", "drafts", "reply", "replies", "response", "responses", "message", "messages"})
+# verbs of telling that only inform: their first object is whoever is told ("advise
+# ATHLETES on …"), where "offer DISCOUNTS on …" or "give ADVICE on …" name a thing
+_INFORMING = frozenset({"tell", "advise", "inform", "remind", "warn", "reassure", "notify", "teach", "instruct",
+                        "counsel", "educate", "brief", "coach", "update", "question", "quiz"})
 _DRAFT_OPENERS = frozenset({"that", "which", "where", "saying", "telling", "with", "in", "promising", "offering", "about",
                             "mentioning"})
 # The head of a guarded noun-noun phrase stands alone when it is at least this specific:
@@ -365,6 +369,7 @@ class _State:
     in_pp: bool = False  # the last item ended inside a prepositional phrase
     np_count: int = 0
     recipient: bool = False  # after "tell", "advise": the next noun phrase may be a person
+    informing: bool = False  # … and the verb only informs ("advise", "warn"; not "offer", "give")
     preposition: str = ""  # the preposition of the phrase the last item ended in
 
 
@@ -571,7 +576,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after) \
                 and not after.endswith("ing")  # not "offer discounts TO EXISTING customers"
             # "advise FREELANCERS on how to …": a person, then what they are told about
-            about = following in _TOPIC_PREPOSITIONS and all(is_person(w.text) or is_agent(w.text) for w in phrase)
+            # ("advise ATHLETES on steroid use": after a verb that only informs, whoever the
+            # noun names, what follows "on" or "about" is what they are told)
+            about = following in _TOPIC_PREPOSITIONS and (
+                all(is_person(w.text) or is_agent(w.text) for w in phrase)
+                or state.informing and following not in ("with", "without") and not any(w.light for w in phrase))
             # "ask THE FAMILY for payment": whoever is asked for something is asked, not asked for
             asked_for = following == "for" and _asked(item, i)
             if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
@@ -718,6 +727,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             state.verb_place = state.acts = False
             in_pp = False  # "authorize guests to BRING their own alcohol": a verb ends the phrase, as a content verb does
             state.recipient = any(in_list("tell", t) for t in item[i : i + n])
+            state.informing = any(lemma in _INFORMING for t in item[i : i + n] for lemma in lemmas(t))
             speaker = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
             if speaker and i and speaker[-1].text == item[i - 1] \
                     and all(w.agent or w.person or in_list("actor", w.text) for w in speaker):
