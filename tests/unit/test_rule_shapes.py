@@ -1755,3 +1755,10 @@ def test_a_later_clause_that_routes_its_subject_in_the_passive_states_the_rule()
     assert words("Routing - border crossings into Algeria: escalate to operations.")
     # a consequence ("boxes GET REJECTED at the plant") routes nothing
     assert "plant" not in words("Never say a box can ship unlabeled - unlabeled boxes get rejected at the plant.")
+
+
+def test_use_after_a_noun_is_a_light_head() -> None:
+    # "steroid USE" guards the steroid, as "stroke SYMPTOMS" guards the stroke
+    rule = "Never advise athletes on anabolic steroid use."
+    assert "use" not in words(rule)
+    holds_only(rule, "A short anabolic steroid cycle will help you peak.", "Use the squat rack after nine.")
