@@ -1762,3 +1762,30 @@ def test_use_after_a_noun_is_a_light_head() -> None:
     rule = "Never advise athletes on anabolic steroid use."
     assert "use" not in words(rule)
     holds_only(rule, "A short anabolic steroid cycle will help you peak.", "Use the squat rack after nine.")
+
+
+def test_a_verb_after_a_plural_noun_and_that_opens_a_relative_clause() -> None:
+    # "replies THAT MENTION": the verb agrees with the noun, so "mention" is the relative
+    # clause's verb of saying, not the noun of "that mention"
+    rule = "Flag replies that mention unused ticket credits belonging to a former employee."
+    assert not {"flag", "mention"} & words(rule)
+    holds_only(rule, "I've applied the leftover ticket credit to your flight.", "Your new employee profile is set up.")
+    assert labels("Flag replies that mention credits.") == {"credits"}
+    # after a determiner it is still a noun, and a noun before an auxiliary a subject
+    assert "promise" in words("Never make that promise to a guest.")
+    assert "offer" in words("Never tell guests that offer is still open.")
+
+
+def test_a_participle_inside_a_noun_phrase_gives_no_matter_away() -> None:
+    # "credits BELONGING to …" narrows the credits; "X BELONGS to Y" gives X to Y
+    assert "flag" not in words("Flag replies that mention credits belonging to a former employee.")
+    assert "warranty" in words("Warranty decisions belong to the service desk.")
+
+
+def test_a_person_no_one_is_told_anything_is_what_the_act_gives() -> None:
+    # "promise a specific THERAPIST": the person is the object, not someone told; a rule
+    # that named only the person derived nothing and was refused at load
+    rule = "Flag replies that promise a specific therapist - assignments can change at the last minute."
+    assert labels(rule) == {"therapist"}
+    holds_only(rule, "I promise you'll see the same therapist at every visit.", "Your visit is at noon.")
+    assert not labels("Never tell a patient.")  # the person told is no topic

@@ -872,7 +872,9 @@ def _reserved(clause: list[str], first: bool) -> list[str]:
     if phrase_at(clause, 0, "directive") or in_list("actor", clause[0]) or clause[0] in _CLAUSE_SUBJECTS:
         return clause
     for i in range(1, len(clause) - 2):
-        giving = any(lemma in _GIVEN_TO for lemma in lemmas(clause[i]))  # "BELONGS to", "is LEFT to"
+        # "BELONGS to", "is LEFT to"; not "credits BELONGING to a former employee": a
+        # participle after a noun narrows it, the clause's verb comes later if at all
+        giving = not clause[i].endswith("ing") and any(lemma in _GIVEN_TO for lemma in lemmas(clause[i]))
         if clause[i] == "only" and _party_at(clause, i + 1, _RESERVING) == i + 1:
             # "… ARE granted only by", "… COME only from": the subject ends at the first
             # auxiliary, or at the verb right before "only"

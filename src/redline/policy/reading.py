@@ -154,8 +154,15 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         # phrase, or after a determiner, it is a noun
         inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
         after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
-        if previous in ("that", "which") and token.endswith("s") and "VERB" in part_of_speech(token):
-            after_determiner = False  # "any reply THAT MENTIONS …": a relative clause's verb, not "that mention"
+        # the verb agrees with the noun before "that": "any reply THAT MENTIONS",
+        # "replies THAT MENTION"
+        plural = i > 1 and item[i - 2].endswith("s") and item[i - 2] not in WORDS["closed"] \
+            and "NOUN" in part_of_speech(item[i - 2])
+        # … not "tell guests THAT OFFER is open": a noun before an auxiliary is a subject
+        relative = token.endswith("s") or plural and not (i + 1 < len(item) and item[i + 1] in WORDS["aux"])
+        if previous in ("that", "which") and relative and "VERB" in part_of_speech(token):
+            # a relative clause's verb, not "that mention"
+            after_determiner = False
         # … but "a renter REPORTS that the boat …": before a clause it is the verb
         opens_clause = i + n < len(item) and item[i + n] in ("that", "whether", "they", "he", "she", "i", "we")
         if opens_clause or not ((inside_phrase or after_determiner) and "NOUN" in part_of_speech(token)

@@ -525,11 +525,15 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
 # Where a rule names no noun to guard, in this order: a gerund its verb of saying governs,
 # read as a verb for want of an object ("Never quote PRICING"); then what it says of
 # someone, where the only noun is the person told ("tell an employer whether their
-# employee was SEEN here")
+# employee was SEEN here"); then a person no one is told anything ("never promise a
+# specific THERAPIST")
 _LAST_RESORTS: tuple[tuple[Callable[[Word], bool], str], ...] = (
     (lambda w: w.verb and w.bare and w.text.endswith("ing") and not w.person,
      "the only word the rule names (a weak topic)"),
     (lambda w: w.predicate and not w.light and not w.in_pp, "what the rule says of someone (a weak topic)"),
+    # "never promise a specific THERAPIST": a person is what the act gives, not who is told
+    (lambda w: w.person and not w.light and not w.verb and not w.predicate and not w.of_addressee,
+     "the only noun the rule names, a person (a weak topic)"),
 )
 
 
