@@ -62,6 +62,11 @@ def test_a_hand_off_that_names_its_destination_first_guards_its_condition(rule: 
         ("The agent must not predict interest rates.", "agent"),
         ("Support agents should never promise delivery dates.", "agents"),
         ("The assistant must never quote a cash price.", "assistant"),
+        # a modal said with a verb ("NEED TO stay away from") is a modal
+        ("Reps need to stay away from diagnosing stove faults.", "stay"),
+        # a noun that names a person by its suffix is a party whatever its act
+        ("Our helper is barred from adding free items to an order.", "helper"),
+        ("Adjusters may not settle claims over the phone.", "adjusters"),
     ],
 )
 def test_the_party_a_rule_binds_is_not_its_topic(rule: str, actor: str) -> None:
@@ -1789,3 +1794,10 @@ def test_a_person_no_one_is_told_anything_is_what_the_act_gives() -> None:
     assert labels(rule) == {"therapist"}
     holds_only(rule, "I promise you'll see the same therapist at every visit.", "Your visit is at noon.")
     assert not labels("Never tell a patient.")  # the person told is no topic
+
+
+def test_a_person_told_in_the_passive_keeps_the_rule_on_what_is_told() -> None:
+    # "Borrowers must not BE told …": the act is not the person's own
+    assert "score" in words("Borrowers must not be told their score.")
+    # a subject that names no person keeps its place as the topic
+    assert "refunds" in words("Refunds must not exceed the fare.")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from redline.policy.lexicon import family, lemmas, part_of_speech
+from redline.policy.lexicon import family, is_agent, is_person, lemmas, part_of_speech
 from redline.policy.dictionary import readings
 from redline.policy.words import WORDS, may_hold, phrase_at
 
@@ -1207,7 +1207,12 @@ def bound_party(clause: list[str]) -> int:
         return i
     if i < len(clause) and clause[i] in MODALS and phrase_at(clause, i + 1, "directive"):
         return i + 1  # "must NEVER", "should NEVER"
+    if i + 2 < len(clause) and clause[i] in _NEEDING and clause[i + 1] == "to" and phrase_at(clause, i + 2, "directive"):
+        return i + 2  # "Reps NEED TO stay away from …", "Staff HAVE TO avoid …": a modal said with a verb
     return 0
+
+
+_NEEDING = frozenset({"need", "needs", "have", "has", "ought"})
 
 
 def _modifier(token: str) -> bool:
@@ -1222,7 +1227,10 @@ def _speaker(clause: list[str], start: int) -> int:
     """"DISPATCH must not promise …", "THE FRONT DESK should never confirm …": a subject
     whose act the rule forbids is a verb of saying or giving, and such a verb's subject is
     someone who speaks, so it is the party the rule binds (whatever the noun), not its
-    topic; "Refunds must not exceed …" keeps its subject. The index of the directive, or 0."""
+    topic; "Refunds must not exceed …" keeps its subject. A noun that names a person by
+    its suffix ("Our HELPER must not add …", "ADJUSTERS may not settle …") is a party
+    whatever its act, where that act is its own (not "… must not be told"). The index of
+    the directive, or 0."""
     for i in range(start + 1, min(start + 4, len(clause) - 2)):
         modal = clause[i] in MODALS and phrase_at(clause, i + 1, "directive")
         negation = not modal and clause[i] in _NEGATING_DIRECTIVES and phrase_at(clause, i, "directive")
@@ -1231,7 +1239,9 @@ def _speaker(clause: list[str], start: int) -> int:
             n = phrase_at(clause, at, "directive")
             verb = clause[at + n] if at + n < len(clause) else ""
             subject = clause[start:i]
-            if verb and in_list("framing", verb) and all(_modifier(t) for t in subject):
+            if verb and all(_modifier(t) for t in subject) and (
+                    in_list("framing", verb) or (is_person(subject[-1]) or is_agent(subject[-1]))
+                    and verb not in WORDS["aux"] and verb != "be"):
                 return at
             return 0
         if not _modifier(clause[i]):

@@ -447,3 +447,39 @@ def share_of_drafts(forms: frozenset[str] | set[str], words: int = 100) -> float
     frequencies (wordfreq): the chance that a topic fires with no reason at all."""
     per_word = min(sum(word_frequency(form, "en") for form in forms), 1.0)
     return float(1.0 - (1.0 - per_word) ** words)
+
+
+# agent suffixes that make a person of a word: claimant, pharmacist, clinician, resident.
+# "-er" and "-or" make instruments as often (printer, voucher, monitor): such a noun is
+# still read as a topic, but never stands alone for being rare ("public ADJUSTER").
+PERSON_SUFFIXES = ("ist", "ian", "ant", "ent")
+AGENT_SUFFIXES = ("er", "or")
+
+
+def is_person(token: str, suffixes: tuple[str, ...] = PERSON_SUFFIXES) -> bool:
+    """A role noun made with an agent suffix: pharmacist (pharmacy), claimants (claim)."""
+    for lemma in lemmas(token):
+        if lemma != token and _agent_noun(lemma, suffixes):
+            return True
+    return _agent_noun(token, suffixes)
+
+
+def is_agent(token: str) -> bool:
+    """A noun made with "-er" or "-or" on a word: adjuster, renter, donor (or a voucher)."""
+    return is_person(token, AGENT_SUFFIXES)
+
+
+def _agent_noun(token: str, suffixes: tuple[str, ...]) -> bool:
+    return agent_base(token, suffixes) is not None and "NOUN" in part_of_speech(token)
+
+
+def agent_base(token: str, suffixes: tuple[str, ...] = AGENT_SUFFIXES) -> str | None:
+    """The word a noun is made from with one of `suffixes` ("adjuster" -> adjust,
+    "waiver" -> waive, "pharmacist" with the person suffixes -> pharmacy), or None."""
+    for suffix in suffixes:
+        stem = token[: -len(suffix)]
+        if token.endswith(suffix) and len(stem) >= 4:
+            base = next((b for b in (stem, stem + "e", stem + "y") if part_of_speech(b)), None)
+            if base is not None:
+                return base
+    return None

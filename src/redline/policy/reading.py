@@ -19,10 +19,10 @@ from redline.policy.clauses import (
     bound_party, cut, in_list, items, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
-from redline.policy.lexicon import lemmas, part_of_speech, zipf
+from redline.policy.lexicon import PERSON_SUFFIXES, agent_base, is_agent, is_person, lemmas, part_of_speech, zipf
 from redline.policy.words import WORDS, phrase_at
 
-__all__ = ["HEAD_ZIPF", "NOUN_PARTICLES", "Word", "agent_base", "is_agent", "is_person", "names_third_party", "read"]
+__all__ = ["HEAD_ZIPF", "NOUN_PARTICLES", "Word", "names_third_party", "read"]
 
 _RELATIVE = frozenset({"who", "that", "which", "whose", "whom"})
 # after the directive, a negation inside the rule belongs to what the rule forbids saying:
@@ -56,12 +56,7 @@ _NUMBERS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
     "fifty hundred thousand million billion once twice half dozen".split()
 )
-# agent suffixes that make a person of a word: claimant, pharmacist, clinician, resident.
-# "-er" and "-or" make instruments as often (printer, voucher, monitor): such a noun is
-# still read as a topic, but never stands alone for being rare ("public ADJUSTER").
-_PERSON_SUFFIXES = ("ist", "ian", "ant", "ent")
-_ROLE_ENDING = re.compile(r"[a-z](?:ist|ian|ant|ent)s?\b").search  # a word with one of them
-_AGENT_SUFFIXES = ("er", "or")
+_ROLE_ENDING = re.compile(r"[a-z](?:ist|ian|ant|ent)s?\b").search  # a word with a person suffix
 _CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
 _PERSONAL = frozenset("they he she you we i".split())
@@ -256,7 +251,7 @@ def names_third_party(rule: str) -> bool:
         for i, token in enumerate(clause):
             if not token[0].isalpha():
                 continue
-            if roles and token.rstrip("s").endswith(_PERSON_SUFFIXES) and is_person(token) \
+            if roles and token.rstrip("s").endswith(PERSON_SUFFIXES) and is_person(token) \
                     and not in_list("addressee", token) and not in_list("actor", token):
                 return True
             if owned and clause[i + 1 : i + 2] == ["'s"] and _someone(token):
@@ -278,35 +273,6 @@ def _someone(token: str) -> bool:
     """A noun for a person, not the party the rule binds: "guest", "tenant", "worker"."""
     return token[0].isalpha() and not in_list("actor", token) and (
         in_list("addressee", token) or is_person(token) or is_agent(token))
-
-
-def is_person(token: str, suffixes: tuple[str, ...] = _PERSON_SUFFIXES) -> bool:
-    """A role noun made with an agent suffix: pharmacist (pharmacy), claimants (claim)."""
-    for lemma in lemmas(token):
-        if lemma != token and _agent_noun(lemma, suffixes):
-            return True
-    return _agent_noun(token, suffixes)
-
-
-def is_agent(token: str) -> bool:
-    """A noun made with "-er" or "-or" on a word: adjuster, renter, donor (or a voucher)."""
-    return is_person(token, _AGENT_SUFFIXES)
-
-
-def _agent_noun(token: str, suffixes: tuple[str, ...]) -> bool:
-    return agent_base(token, suffixes) is not None and "NOUN" in part_of_speech(token)
-
-
-def agent_base(token: str, suffixes: tuple[str, ...] = _AGENT_SUFFIXES) -> str | None:
-    """The word a noun is made from with one of `suffixes` ("adjuster" -> adjust,
-    "waiver" -> waive, "pharmacist" with the person suffixes -> pharmacy), or None."""
-    for suffix in suffixes:
-        stem = token[: -len(suffix)]
-        if token.endswith(suffix) and len(stem) >= 4:
-            base = next((b for b in (stem, stem + "e", stem + "y") if part_of_speech(b)), None)
-            if base is not None:
-                return base
-    return None
 
 
 def _word(token: str, item: list[str], i: int, verb_place: bool, determined: bool = False) -> Word:

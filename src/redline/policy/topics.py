@@ -35,9 +35,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 
-from redline.policy.lexicon import family, lemmas, part_of_speech, zipf
+from redline.policy.lexicon import agent_base, family, is_agent, is_person, lemmas, part_of_speech, zipf
 from redline.policy.clauses import about_others as names_others, disclosure_verbs, in_list, rule_clauses, tokens
-from redline.policy.reading import HEAD_ZIPF, Word, agent_base, is_agent, is_person, names_third_party, read
+from redline.policy.reading import HEAD_ZIPF, Word, names_third_party, read
 from redline.policy.words import DETECTOR_TOPICS, WORDS, phrase_at
 
 __all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
