@@ -1801,3 +1801,21 @@ def test_a_person_told_in_the_passive_keeps_the_rule_on_what_is_told() -> None:
     assert "score" in words("Borrowers must not be told their score.")
     # a subject that names no person keeps its place as the topic
     assert "refunds" in words("Refunds must not exceed the fare.")
+
+
+def test_a_comparison_with_an_amount_is_a_threshold_not_a_topic() -> None:
+    # "OLDER THAN 1995", "LONGER THAN 16 HOURS": when, not what; the unit goes with it
+    assert labels("Back issues older than 1995: flag for the archive desk.") == {"back + issues"}
+    assert not {"longer", "hours"} & words("Aides can't work shifts longer than 16 hours.")
+    # before what it counts, a quantifier goes with its amount only: the scans stay
+    assert "scans" in words("Never book more than three keepsake scans in one pregnancy.")
+    # a comparison of two things is a claim, the rule's topic
+    assert "cheaper" in words("Never claim our rates are cheaper than Acme's.")
+
+
+def test_for_right_after_a_routing_verb_names_where_the_case_goes() -> None:
+    # "flag FOR adviser review", "flag FOR the archive desk": the destination is no topic
+    assert "adviser" not in words("Senior ads that mention alcohol or drugs: flag for adviser review.")
+    assert labels("Flag for a supervisor any request for a refund.") == {"refund"}
+    # "for a …" that names no person is the case itself
+    assert "refund" in words("Escalate for a refund.")

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from redline.policy.lexicon import family, is_agent, is_person, lemmas, part_of_speech
-from redline.policy.dictionary import readings
+from redline.policy.dictionary import forms as readings_forms, readings
 from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
@@ -1292,16 +1292,52 @@ def _paired_adjective(tokens_: list[str], i: int) -> bool:
     return after < len(tokens_) and tokens_[after][0].isalpha() and tokens_[after] not in WORDS["closed"]
 
 
+def _threshold(tokens_: list[str], i: int) -> bool:
+    """Whether tokens_[i] is the "than" of a comparative before an amount ("OLDER THAN
+    1995", "MORE THAN a year", "LONGER THAN 30 days"); not a claim that compares two
+    things ("cheaper than Acme")."""
+    if tokens_[i] != "than" or i == 0 or i + 1 >= len(tokens_):
+        return False
+    amount = tokens_[i + 1]
+    if not (amount[0].isdigit() or amount[0] in "$£€" or amount in _AMOUNT_WORDS):
+        return False
+    comparative = tokens_[i - 1]
+    return any(comparative in written
+               for lemma in lemmas(comparative) for tag, written in readings_forms(lemma).items() if tag in ("JJR", "RBR"))
+
+
+def _without_threshold(tokens_: list[str], i: int) -> list[str]:
+    """The tokens without the comparison whose "than" is tokens_[i]: a threshold says
+    when, not what. Before what it counts, a quantifier goes with its amount only ("book
+    MORE THAN THREE scans" guards booking scans); after a noun, a comparison goes with its
+    unit too ("shifts LONGER THAN 16 HOURS", "back issues OLDER THAN 1995")."""
+    start = i - 1 - (i > 1 and tokens_[i - 2] in ("no", "not"))  # "NO more than"
+    end = i + 2
+    counting = tokens_[i - 1] in _QUANTIFIERS and not (i > 1 and _content(tokens_[i - 2])
+                                                        and "NOUN" in part_of_speech(tokens_[i - 2]))
+    if not counting and end < len(tokens_) and tokens_[end][0].isalpha() and tokens_[end] not in WORDS["closed"]:
+        end += 1  # the unit: "16 HOURS", "90 DAYS"
+    return tokens_[:start] + tokens_[end:]
+
+
+_QUANTIFIERS = frozenset({"more", "fewer", "less"})
+# the words that open an amount after "than" ("more than A year", "fewer than TEN")
+_AMOUNT_WORDS = frozenset("a an one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+                          "forty fifty sixty ninety hundred thousand million half".split())
+
+
 def cut(tokens_: list[str], escalating: bool) -> list[str]:
     """Drop conditions, exceptions and (after a routing verb) the destination."""
     for i in range(0, len(tokens_)):
-        if i == 0 and tokens_[0] != "to":
+        if i == 0 and tokens_[0] not in ("to", "for"):
             continue
         if tokens_[i] == "," and tokens_[i + 1 : i + 2] in (["that"], ["this"], ["which"]) \
                 and tokens_[i + 2 : i + 3] == ["is"] and tokens_[i + 3 : i + 4] != [","]:
             return tokens_[:i]  # "…, THAT IS the pharmacist's job": a remark on the rule, not more of it
         if tokens_[i] == "so" and i + 1 < len(tokens_) and tokens_[i + 1] in _CLAUSE_SUBJECTS:
             return tokens_[:i]  # "… SO THE safety team can review it": a purpose, not the topic
+        if _threshold(tokens_, i):
+            return cut(_without_threshold(tokens_, i), escalating)
         if phrase_at(tokens_, i, "cut"):
             if tokens_[i] == "because" and i + 1 < len(tokens_) and tokens_[i + 1] == "of":
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
@@ -1348,7 +1384,10 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
             return tokens_[:i]
         framing_verb = i and in_list("framing", tokens_[i - 1]) \
             and not (i > 1 and tokens_[i - 2] not in WORDS["closed"] and tokens_[i - 2][0].isalpha())
-        if escalating and tokens_[i] == "to" and i + 1 < len(tokens_) and not framing_verb:
+        # "flag FOR the archive desk", "flag FOR adviser review": right after the routing
+        # verb, "for" names where the case goes as "to" does (not "requests FOR a refund")
+        routed_for = i == 0 and tokens_[i] == "for"
+        if escalating and (tokens_[i] == "to" or routed_for) and i + 1 < len(tokens_) and not framing_verb:
             # ("… anything that IMPLIES TO a host": the person told, not where the case goes;
             # "route empty leg REQUESTS TO the desk": after a noun phrase, a noun)
             following = tokens_[i + 1]
@@ -1358,8 +1397,10 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
             # after a noun phrase names the case)
             routed_to = i == 0 and following[0].isalpha() and following not in WORDS["closed"] \
                 and part_of_speech(following) != {"VERB"}
-            if following in _DESTINATION_OPENERS or in_list("addressee", following) or following in ("human", "humans") \
-                    or routed_to:
+            # ("flag FOR A refund" names the case, "flag FOR A human" where it goes)
+            named = following in _DESTINATION_OPENERS and not (routed_for and following in ("a", "an"))
+            if named or in_list("addressee", following) or following in ("human", "humans") or routed_to \
+                    or routed_for and i + 2 < len(tokens_) and _someone(tokens_[i + 2]):
                 # "… to a human adjuster" ends the rule; "hand off TO A HUMAN any customer
                 # who …" names the destination first: only that phrase goes
                 resume = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in CONTAINER_DETS
@@ -1368,6 +1409,11 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                     return tokens_[:i]
                 return tokens_[:i] + cut(tokens_[resume:], escalating)
     return tokens_
+
+
+def _someone(token: str) -> bool:
+    """A noun for a person ("a HUMAN", "a SUPERVISOR", "a PHARMACIST")."""
+    return token in ("human", "humans") or in_list("addressee", token) or is_person(token) or is_agent(token)
 
 
 def _content(token: str) -> bool:
