@@ -1819,3 +1819,20 @@ def test_for_right_after_a_routing_verb_names_where_the_case_goes() -> None:
     assert labels("Flag for a supervisor any request for a refund.") == {"refund"}
     # "for a …" that names no person is the case itself
     assert "refund" in words("Escalate for a refund.")
+
+
+def test_a_verb_of_telling_with_only_the_person_told_is_no_topic() -> None:
+    # "INSTRUCT volunteers to …": the verb frames what they are told; "instruct" alone
+    # fired on any instruction
+    rule = "Do not instruct volunteers to handle or pick up injured birds."
+    assert not {"instruct", "volunteers"} & words(rule)
+    assert "dispose" in words("Never instruct staff to dispose of asbestos.")
+    # what is guaranteed is the claim: the verb stays with it
+    assert any("guarantee" in t for t in labels("Never guarantee a refund."))
+
+
+def test_a_case_that_must_stay_off_somewhere_is_guarded_as_its_subject() -> None:
+    # "X STAY OFF social media": where it must not go is no topic
+    rule = "Artifact photos stay off social media until the finds are published."
+    assert "artifact" in words(rule)
+    assert not {"social", "media", "stay"} & words(rule)

@@ -396,6 +396,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
     for w in words:
         if w.weak or w.person or w.co_topic:
             continue
+        if _tells_an_act(w, words):
+            continue  # "INSTRUCT staff to …": the person told, then what
         if w.parts:
             if id(w) not in heads:
                 found.append((w, "a compound"))
@@ -457,6 +459,16 @@ def _object(verb: Word, words: list[Word]) -> list[Word]:
     return found
 
 
+def _tells_an_act(verb: Word, words: list[Word]) -> bool:
+    """A verb of telling whose object in its list item is only the person told ("INSTRUCT
+    volunteers to pick up …", "REMIND members to renew …"): it frames what the person is
+    told to do. (Not "GUARANTEE a part will fit": what is guaranteed is the claim.)"""
+    if not (verb.verb and _in_list("tell", verb.text)):
+        return False
+    told = [w for w in _object(verb, words) if w.item == verb.item]
+    return bool(told) and all(w.light and w.person for w in told)
+
+
 def _subject(verb: Word, words: list[Word]) -> list[Word]:
     """The subject of a predicate: the last subject noun phrase before it in its clause."""
     before = [w for w in words[: words.index(verb)] if w.clause == verb.clause and w.subject]
@@ -476,7 +488,7 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
             if head.light or b is head:  # "security deposit DEDUCTIONS": pairs with the head
                 if not (a.weak and b.weak) or not strong:
                     pairs.append((a, b, "words of one phrase"))
-    for verb in (w for w in words if w.verb):
+    for verb in (w for w in words if w.verb and not _tells_an_act(w, words)):
         objects: dict[int, list[Word]] = {}
         for w in _object(verb, words):
             objects.setdefault(w.np, []).append(w)
