@@ -1836,3 +1836,20 @@ def test_a_case_that_must_stay_off_somewhere_is_guarded_as_its_subject() -> None
     rule = "Artifact photos stay off social media until the finds are published."
     assert "artifact" in words(rule)
     assert not {"social", "media", "stay"} & words(rule)
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "holder"),
+    [
+        # a modal before the copula: "MAY be cancelled only by"
+        ("Custom-ordered panels may be cancelled only by the branch manager.", "panels", "branch"),
+        # "only to", "only with": who may have it, after the participle
+        ("Medical records may be disclosed only to the policyholder.", "records", "policyholder"),
+        ("Radon results are shared only with the client who paid.", "radon", "client"),
+        # a subject that opens with a routing word
+        ("Route changes belong to the dispatch lead.", "route", "dispatch"),
+    ],
+)
+def test_one_reader_holds_a_matter_given_to_someone(rule: str, topic: str, holder: str) -> None:
+    found = words(rule)
+    assert topic in found and holder not in found

@@ -342,7 +342,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     # ("Intake NEEDS 48 hours, so don't offer same-day starts"; not "Tankless pricing NEEDS
     # a site visit. Don't quote IT over chat")
     stating = not any(_forbids(c) and not _PRONOUN_OBJECTS.intersection(c) for c in split[1:])
-    found = _question(_record([_kept_secret(_reserved(_needs_approval(clause, stating and not n), stating and not n))
+    found = _question(_record([_kept_secret(_needs_approval(clause, stating and not n))
                                for n, clause in enumerate(split)])) or [[]]
     asked = [(c, p) for c in found if (p := _proposition(c))]  # "Can parents bring …?", "People ask if …"
     if len(found) > 1 and _cites(found[0]) and not _forbids(found[0]) \
@@ -859,54 +859,6 @@ def _needs_approval(clause: list[str], first: bool) -> list[str]:
             return ["never", "mention", *clause[:i]]  # not "the time REQUIRED to …", "… NEEDS TO know"
         return clause
     return clause
-
-
-def _reserved(clause: list[str], first: bool) -> list[str]:
-    """"Warranty extensions are granted ONLY BY the warranty department", "Curtailment
-    decisions BELONG TO the grid operator", "Sizing is LEFT TO the specialist": a rule that
-    gives a matter to someone else guards the matter itself, read as "Never mention
-    warranty extensions"; who has it is no topic. ("LEAVE mold guidance TO the specialist"
-    is read as any act and its object is.)"""
-    if len(clause) < 4 or not first:
-        return clause
-    if phrase_at(clause, 0, "directive") or in_list("actor", clause[0]) or clause[0] in _CLAUSE_SUBJECTS:
-        return clause
-    for i in range(1, len(clause) - 2):
-        # "BELONGS to", "is LEFT to"; not "credits BELONGING to a former employee": a
-        # participle after a noun narrows it, the clause's verb comes later if at all
-        giving = not clause[i].endswith("ing") and any(lemma in _GIVEN_TO for lemma in lemmas(clause[i]))
-        if clause[i] == "only" and _party_at(clause, i + 1, _RESERVING) == i + 1:
-            # "… ARE granted only by", "… COME only from": the subject ends at the first
-            # auxiliary, or at the verb right before "only"
-            aux = next((j for j in range(i) if clause[j] in _PASSIVE_AUX), None)
-            if aux is None and "VERB" not in part_of_speech(clause[i - 1]):
-                return clause
-            subject = clause[: aux if aux is not None else i - 1]
-        elif giving and _party_at(clause, i + 1, _RESERVING) == i + 1:
-            subject = clause[: next((j for j in range(i) if clause[j] in _PASSIVE_AUX), i)]
-        else:
-            continue
-        if not any(_content(t) for t in subject) or subject[-1] in WORDS["closed"]:
-            return clause
-        return ["never", "mention", *subject]
-    return clause
-
-
-def _party_at(clause: list[str], start: int, prepositions: tuple[str, ...]) -> int:
-    """Where a phrase naming who has a matter ("TO THE on-call electrician", "BY A
-    licensed installer") opens at or after `start` and runs to the clause's end; 0 if none."""
-    for i in range(start, len(clause) - 1):
-        if clause[i] in prepositions and clause[i + 1] in _PARTY_DETERMINERS \
-                and not any(t in _PASSIVE_AUX or t in ("to", "by") for t in clause[i + 2 :]):
-            return i
-    return 0
-
-
-# "are granted only BY", "come only FROM", "rests only WITH"; what gives a matter to
-# someone without "only": "BELONGS to", "is LEFT to", "RESTS with", "is RESERVED for"
-_RESERVING = ("by", "from", "with", "to")
-_GIVEN_TO = frozenset({"belong", "leave", "rest", "reserve"})
-_PARTY_DETERMINERS = frozenset("the a an our your their its".split())
 
 
 _REQUIRES = frozenset({"require", "requires", "need", "needs"})

@@ -361,8 +361,9 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         escalating = False
         # (a clause that opens with its routing verb has its case after it: "Escalate if a
         # reply says the balance will be SENT TO collections" routes the reply, not "sent to")
-        routed = None if forbids or imperative or phrase(clause, 0, "escalate") \
-            else _routed_subject(clause) or _owned_subject(clause)
+        # ("ROUTE changes belong to the dispatch lead": a subject may open with a routing word)
+        routed = None if forbids or imperative \
+            else (None if phrase(clause, 0, "escalate") else _routed_subject(clause)) or _owned_subject(clause)
         if routed is not None:
             clause = ["escalate", *routed]  # "any refund over $500 MUST BE ESCALATED to a lead"
         # "Never REJECT a candidate because of …", "Do not TRANSFER funds …": a routing
@@ -456,16 +457,23 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
     "Trench collapse incidents ARE FOR the HSE lead TO HANDLE", "Rail grinding prices ARE
     SET BY the commercial manager". Such a rule keeps its subject from the agent as a
     routing does (`_routed_subject`); the holder is no topic. None for any other clause:
-    the first verb or copula after the subject decides."""
+    the first verb or copula after the subject decides. A matter given to someone is
+    held the same way: "Curtailment decisions BELONG TO the grid operator", "Sizing IS
+    LEFT TO the specialist", "Extensions ARE GRANTED ONLY BY the dispatch supervisor",
+    "Results ARE EXPLAINED to customers ONLY BY the specialist"."""
+    modal = 0
     for i in range(1, len(clause)):
         token = clause[i]
+        if token in _MODALS and clause[i + 1 : i + 2] == ["be"]:
+            modal = i  # "… MAY be cancelled only by …": the copula decides
+            continue
         rest = clause[i + 1 :]
         skip = 0
         while skip < len(rest) and rest[skip] in _ROUTING_ADVERBS:
             skip += 1  # "stays STRICTLY with", "are set ONLY by"
         following = rest[skip:]
-        if phrase([token, *following[:1]], 0, "owner_verb") == 2:
-            return _subject_before(clause, i)
+        if phrase([token, *following[:1]], 0, "owner_verb") == 2 and not token.endswith("ing"):
+            return _subject_before(clause, modal or i)
         if token not in _BE:
             if _finite_verb(token):
                 return None  # the clause says something else of its subject
@@ -477,8 +485,14 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
             tail = following[owner + 1 :]
             owned = not _BE.intersection(following[:owner]) \
                 and (not tail or tail[0] in ("to", "only", "alone") or bool(phrase(tail, 0, "ownership")))
+        elif following[1:2] in (["to"], ["for"]) and any(lemma in _GIVEN_TO for lemma in lemmas(following[0])):
+            owned = True  # "… is LEFT TO the specialist", "… are RESERVED FOR certified trainers"
         else:  # "… are set (only) by the estimator", not "… are required by law and …"
             by = following.index("by") if "by" in following[1:3] else 0
+            if not by and "only" in following[1:5] and following[following.index("only") + 1 :][:1] in _ONLY_TO:
+                # "… are explained to customers ONLY BY …", "… may be disclosed ONLY TO the
+                # policyholder", "… are shared ONLY WITH the client"
+                by = following.index("only") + 1
             agent = following[by + 1 :]
             for k, word in enumerate(agent):
                 if word == "," or word in _SUBORDINATORS or in_list("cut", word):
@@ -486,8 +500,13 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
                     break
             owned = by > 0 and _participle(following[0]) and not WORDS["aux"].intersection(agent) \
                 and not any(in_list("authority", word) for word in agent)
-        return _subject_before(clause, i) if owned else None
+        return _subject_before(clause, modal or i) if owned else None
     return None
+
+
+_ONLY_TO = (["by"], ["to"], ["with"], ["from"])
+# verbs that give a matter to someone: "is LEFT to", "is RESERVED for"
+_GIVEN_TO = frozenset({"leave", "reserve"})
 
 
 def _participle(token: str) -> bool:
