@@ -1853,3 +1853,16 @@ def test_a_case_that_must_stay_off_somewhere_is_guarded_as_its_subject() -> None
 def test_one_reader_holds_a_matter_given_to_someone(rule: str, topic: str, holder: str) -> None:
     found = words(rule)
     assert topic in found and holder not in found
+
+
+def test_routing_verbs_joined_by_and_are_one_routing() -> None:
+    # "flag AND FORWARD to the banding office": the second verb is no topic
+    assert "forward" not in words("Leg-banded birds: flag and forward to the banding office.")
+    assert labels("Flag and escalate any refund request.") == {"refund"}
+
+
+def test_a_frame_noun_at_the_head_of_a_compound_needs_its_modifier() -> None:
+    # "a lawsuit THREAT" guarded every threat ("the storm is a threat to the harvest")
+    rule = "Never mention a lawsuit threat."
+    assert labels(rule) == {"lawsuit + threat"}
+    holds_only(rule, "We have a lawsuit threat on file for this account.", "The storm is a threat to the harvest.")

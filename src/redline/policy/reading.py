@@ -370,6 +370,8 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
         # verb that the rule forbids is the act it guards, not a hand-off
         if clause and not forbids and (n := phrase(clause, 0, "escalate")):
             escalating, imperative, clause = True, False, clause[n:]
+            while len(clause) > 1 and clause[0] in ("and", "or", ",") and (n := phrase(clause, 1, "escalate")):
+                clause = clause[1 + n :]  # "flag AND FORWARD to the banding office": one routing
         state = _State(verb_place=imperative, np_count=state.np_count)
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
             _read_item(words, state, number, index, splitter, raw, escalating)

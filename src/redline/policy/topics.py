@@ -390,8 +390,10 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             continue
         nouns = [w for w in kept if not w.verb and not w.adjective and not w.text.endswith(("ing", "ed"))]
         head = nouns[-1] if nouns else None
+        # (not a frame noun: "a lawsuit THREAT", "a death THREAT" need both words)
         if head is not None and len(nouns) > 1 and head is kept[-1] and not head.light and not head.person \
-                and not head.parts and not head.text.endswith("ing") and _specificity(head) < HEAD_ZIPF:
+                and not head.parts and not head.text.endswith("ing") and not _in_list("frame", head.text) \
+                and _specificity(head) < HEAD_ZIPF:
             found.append((head, f"the head of a guarded phrase, specific (Zipf {_specificity(head):.1f})"))
     for w in words:
         if w.weak or w.person or w.co_topic:
