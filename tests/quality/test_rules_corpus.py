@@ -204,7 +204,11 @@ staff cannot …") and heldout-bm (retail, e-commerce and consumer apps, rules c
 a system prompt in Markdown: bullets, bold, CAPS, emoji), both read; heldout-bn (mining,
 chemicals, agriculture supply, forestry, fisheries, hazardous waste) and heldout-bo
 (travel, sport, beauty, pets, events, home services), no set style, scored blind at the
-end of that round, bo then read.
+end of that round, bo then read; heldout-bp (retail, logistics, manufacturing, energy,
+agriculture and automotive, rules in the third person about the assistant or the staff:
+"Our helper is barred from …", "Reps need to stay away from …") and heldout-bq (public
+services, education, non-profits, media, publishing and research, no set style), scored
+blind, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -317,6 +321,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bm.jsonl", 0.90, 0.18, ()),
         ("heldout-bn.jsonl", 0.93, 0.13, ()),
         ("heldout-bo.jsonl", 0.88, 0.14, ()),
+        ("heldout-bp.jsonl", 0.94, 0.11, ()),
+        ("heldout-bq.jsonl", 0.94, 0.12, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
