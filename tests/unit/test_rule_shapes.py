@@ -1866,3 +1866,13 @@ def test_a_frame_noun_at_the_head_of_a_compound_needs_its_modifier() -> None:
     rule = "Never mention a lawsuit threat."
     assert labels(rule) == {"lawsuit + threat"}
     holds_only(rule, "We have a lawsuit threat on file for this account.", "The storm is a threat to the harvest.")
+
+
+def test_a_negative_compound_said_of_something_is_the_claim() -> None:
+    # "… is NON-HAZARDOUS": the claim the rule forbids, the whole word (a NON-REFUNDABLE
+    # fare names no topic: a modifier of what is guarded)
+    rule = "Never say a product is non-hazardous."
+    assert labels(rule) == {"non hazardous"}
+    holds_only(rule, "This blend is non-hazardous for transport.", "This blend is hazardous, so ship it as dangerous goods.")
+    assert "non toxic" in labels("Never describe the soap as non-toxic.")
+    assert labels("Never promise a refund for a non-refundable fare.") == {"refund"}

@@ -117,8 +117,12 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         return "skip", 1  # "401(k)": a letter alone names nothing
     if token == "'s":
         return "possessive", 1
-    if _is_digit(token) or token in _NUMBERS or token.startswith("non-"):
-        return "skip", 1  # amounts, and negative compounds ("non-refundable" names no topic)
+    # "… is NON-HAZARDOUS", "describe it AS NON-TOXIC", "promise NON-STOP service": what
+    # is said of something is the claim
+    said = token.startswith("non-") and i > 0 and (item[i - 1] in WORDS["aux"] or item[i - 1] == "as"
+                                                   or in_list("tell", item[i - 1]) or phrase(item, i - 1, "framing") == 1)
+    if _is_digit(token) or token in _NUMBERS or token.startswith("non-") and not said:
+        return "skip", 1  # amounts, and negative compounds ("a NON-REFUNDABLE fare" names no topic)
     if token in CONTAINER_DETS:
         return "any", 1
     if token in _RELATIVE:

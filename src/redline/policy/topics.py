@@ -265,6 +265,8 @@ def _units(word: Word) -> tuple[str, ...]:
         return (word.text,)
     if len(word.parts[0]) == 1 and word.parts[0].isalpha() and any(p.isdigit() for p in word.parts):
         return (" ".join(word.parts),)  # a form's name: "W-2", "I-9" (a letter alone names nothing)
+    if word.parts[0] == "non":
+        return (" ".join(word.parts),)  # "non-hazardous": the claim is the whole word, never "non" alone
     content = [p for p in word.parts if p not in WORDS["closed"] and len(p) > 1]
     if len(content) == len(word.parts):
         return tuple(content[-2:])
