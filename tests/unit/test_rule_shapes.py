@@ -1876,3 +1876,11 @@ def test_a_negative_compound_said_of_something_is_the_claim() -> None:
     holds_only(rule, "This blend is non-hazardous for transport.", "This blend is hazardous, so ship it as dangerous goods.")
     assert "non toxic" in labels("Never describe the soap as non-toxic.")
     assert labels("Never promise a refund for a non-refundable fare.") == {"refund"}
+
+
+def test_a_quoted_question_does_not_end_the_sentence_it_stands_in() -> None:
+    # 'asks "can you unban my account?", do not promise …': the rule after the comma was
+    # read as the rationale of a sentence that ended at the question mark
+    rule = 'If a player asks "can you unban my account?", do not promise to lift the ban - escalate.'
+    assert "lift + ban" in labels(rule)
+    holds_only(rule, "We'll lift the ban on your account today.", "Your account is active.")

@@ -154,6 +154,8 @@ def clauses(tokens_: list[str], splice: bool = True) -> list[list[str]]:
         tokens_ = _dashes_read(tokens_)
     out: list[list[str]] = [[]]
     for i, token in enumerate(tokens_):
+        if token in ("?", "!") and tokens_[i + 1 : i + 2] == [","]:
+            continue  # 'asks "can you unban me?", do not …': a quoted question, then the sentence goes on
         if token in _CLAUSE_END:
             out.append([])
         elif token == "so" and i and _so_directs(tokens_, i + 1):
