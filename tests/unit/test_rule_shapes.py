@@ -1884,3 +1884,9 @@ def test_a_quoted_question_does_not_end_the_sentence_it_stands_in() -> None:
     rule = 'If a player asks "can you unban my account?", do not promise to lift the ban - escalate.'
     assert "lift + ban" in labels(rule)
     holds_only(rule, "We'll lift the ban on your account today.", "Your account is active.")
+
+
+def test_a_to_inside_a_routed_subject_is_its_own() -> None:
+    # "any shipment TO a sanctioned country goes to compliance": the destination is
+    # "compliance"; "to a sanctioned country" says which shipments
+    assert "sanctioned" in words("Any shipment to a sanctioned country goes to compliance (flag).")

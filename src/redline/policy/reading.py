@@ -377,7 +377,9 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
             while len(clause) > 1 and clause[0] in ("and", "or", ",") and (n := phrase(clause, 1, "escalate")):
                 clause = clause[1 + n :]  # "flag AND FORWARD to the banding office": one routing
         state = _State(verb_place=imperative, np_count=state.np_count)
-        for index, (splitter, raw) in enumerate(items(cut(clause, escalating))):
+        # (a subject routed after it, "any shipment TO a sanctioned country goes to
+        # compliance", had its destination read already: a "to" in it is its own)
+        for index, (splitter, raw) in enumerate(items(cut(clause, escalating and routed is None))):
             _read_item(words, state, number, index, splitter, raw, escalating)
     _coordinated_modifiers(words)
     if written := _acronyms(rule):
