@@ -1890,3 +1890,11 @@ def test_a_to_inside_a_routed_subject_is_its_own() -> None:
     # "any shipment TO a sanctioned country goes to compliance": the destination is
     # "compliance"; "to a sanctioned country" says which shipments
     assert "sanctioned" in words("Any shipment to a sanctioned country goes to compliance (flag).")
+
+
+def test_whoever_is_blamed_comes_first_then_what_for() -> None:
+    # "accuse an author OF plagiarism", "blame the municipality FOR a rejection": what is
+    # blamed is the topic, whoever is blamed (whatever the noun) is not
+    assert labels("Never accuse a neighbour of theft.") == {"theft"}
+    assert "municipality" not in words("Flag any reply that blames the municipality for a meter rejection.")
+    assert "courier" in words("Never blame the courier.")  # nothing after: who is blamed is the topic

@@ -234,8 +234,13 @@ def _phrasal(verb: str, particle: str, last: bool) -> bool:
 
 
 def _asked(item: list[str], i: int) -> bool:
-    """Whether a form of "ask" stands before item[i] ("ask the family FOR payment")."""
-    return any("ask" in lemmas(t) for t in item[:i])
+    """Whether a form of "ask" stands before item[i] ("ask the family FOR payment"), or
+    of a verb of blaming ("blame the municipality FOR a token rejection", "accuse a
+    neighbour OF theft"): whoever is asked or blamed comes first, then what for."""
+    return any(lemmas(t) & _ASKING for t in item[:i])
+
+
+_ASKING = frozenset({"ask", "blame", "accuse"})
 
 
 def names_third_party(rule: str) -> bool:
@@ -582,7 +587,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 all(is_person(w.text) or is_agent(w.text) for w in phrase)
                 or state.informing and following not in ("with", "without") and not any(w.light for w in phrase))
             # "ask THE FAMILY for payment": whoever is asked for something is asked, not asked for
-            asked_for = following == "for" and _asked(item, i)
+            asked_for = following in ("for", "of") and _asked(item, i)
             if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
                     or infinitive or about or asked_for:
                 for w in phrase:
@@ -746,8 +751,12 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in _TOPIC_PREPOSITIONS
             predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
             # "ask the family FOR PAYMENT": after the person asked, what they are asked for
-            asked_for = item[i] == "for" and bool(words) and words[-1].person and words[-1].item == index \
-                and _asked(item, i)
+            asked_for = item[i] in ("for", "of") and bool(words) and words[-1].item == index and _asked(item, i) \
+                and (words[-1].person or not any(lemmas(t) & {"ask"} for t in item[:i]))
+            if asked_for and not words[-1].person:
+                # "blame THE MUNICIPALITY for …": whoever is blamed, whatever the noun
+                for w in [w for w in words if w.np == words[-1].np and w.item == index]:
+                    w.person = w.light = True
             # "disposing OF asbestos waste", "approve OF it": after a verb, "of" opens its object
             verb_of = item[i] == "of" and bool(words) and words[-1].verb and words[-1].text == previous
             in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative \
