@@ -1898,3 +1898,10 @@ def test_whoever_is_blamed_comes_first_then_what_for() -> None:
     assert labels("Never accuse a neighbour of theft.") == {"theft"}
     assert "municipality" not in words("Flag any reply that blames the municipality for a meter rejection.")
     assert "courier" in words("Never blame the courier.")  # nothing after: who is blamed is the topic
+
+
+def test_a_phrase_of_time_or_place_makes_no_container_of_the_case() -> None:
+    # "flag FEVER during chemo": the fever is the case; "during chemo" says when
+    assert "fever" in words("Flag fever during chemo.")
+    # a phrase that names contents still does ("bookings FOR travelers with disabilities")
+    assert "bookings" not in words("Flag bookings for travelers with disabilities.")

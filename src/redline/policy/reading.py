@@ -241,6 +241,9 @@ def _asked(item: list[str], i: int) -> bool:
 
 
 _ASKING = frozenset({"ask", "blame", "accuse"})
+# prepositions of time and place: the phrase after one says when or where, not what
+_LOCATING = frozenset("during in at near within throughout after before since until inside outside under over "
+                      "across along around behind below above beneath".split())
 
 
 def names_third_party(rule: str) -> bool:
@@ -695,7 +698,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         follows = role in ("preposition", "relative", "aux")
         if role == "preposition" and not phrase:
             state.recipient = False  # "advise ON backfeeding a house": after it comes what, not whom
-        close(container_pending and follows and bool(phrase))
+        # (not "flag FEVER during chemo": a phrase of time or place locates the case, it
+        # names no contents)
+        locating = role == "preposition" and item[i] in _LOCATING
+        close(container_pending and follows and bool(phrase) and not locating)
         if role == "aux":
             subject = [w for w in words if w.np == state.np_count - 1 and w.item == index and w.clause == clause]
             if i and item[i - 1] == "who" and state.of_addressee:
