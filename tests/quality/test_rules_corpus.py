@@ -208,7 +208,10 @@ end of that round, bo then read; heldout-bp (retail, logistics, manufacturing, e
 agriculture and automotive, rules in the third person about the assistant or the staff:
 "Our helper is barred from …", "Reps need to stay away from …") and heldout-bq (public
 services, education, non-profits, media, publishing and research, no set style), scored
-blind, then read.
+blind, then read; heldout-br (telecoms, utilities, software, hardware, gaming, consumer
+electronics, rules that quote what a customer asks or what not to say: 'If someone asks
+"can I get my deposit back?", do not answer') and heldout-bs (health care, insurance,
+banking, lending, legal services, payroll, no set style), scored blind, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -323,6 +326,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bo.jsonl", 0.88, 0.14, ()),
         ("heldout-bp.jsonl", 0.94, 0.11, ()),
         ("heldout-bq.jsonl", 0.94, 0.12, ()),
+        ("heldout-br.jsonl", 0.94, 0.12, ()),
+        ("heldout-bs.jsonl", 0.93, 0.13, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
