@@ -1905,3 +1905,18 @@ def test_a_phrase_of_time_or_place_makes_no_container_of_the_case() -> None:
     assert "fever" in words("Flag fever during chemo.")
     # a phrase that names contents still does ("bookings FOR travelers with disabilities")
     assert "bookings" not in words("Flag bookings for travelers with disabilities.")
+
+
+def test_the_shorthand_re_of_notes_is_about() -> None:
+    # "No tax advice RE: withdrawals": the colon heads nothing, "re" is no topic word
+    rule = "No tax advice re: non-qualified withdrawals"
+    assert "re" not in words(rule) and "withdrawals" in words(rule)
+    assert words("re: pregnancy timing after surgery - flag, refer to OB") == {"pregnancy"}
+    assert "re" not in words("We're unable to refund deposits.")  # "'re" of a contraction
+
+
+def test_who_alone_may_after_a_verdict_is_no_field_of_a_record() -> None:
+    # "Deposit refunds: BLOCK - MGMT ONLY": the verdict is on the heading; "mgmt only"
+    # says who may, and was read as the thing blocked
+    rule = "Deposit refunds: BLOCK - mgmt only."
+    assert "mgmt" not in words(rule) and "refunds" in words(rule)

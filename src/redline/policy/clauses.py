@@ -35,6 +35,9 @@ _TOKEN = re.compile(
 _ARROWS = frozenset({"->", "-->", "=>", "\u2192", "="})
 # shorthand of notes: "w/ a kid inside", "w/o approval"
 _WITH = re.compile(r"\b[wW]/(o\b)?(?=[\s,.;:]|$)")
+# "re:" ("regarding") of notes and letters: "No tax advice RE: withdrawals" (its colon
+# heads nothing); not the "'re" of "we're"
+_REGARDING = re.compile(r"(?<!['\u2019\w])re:?(?=\s)", re.IGNORECASE)
 # negative contractions written without their apostrophe ("dont", "cant", "doesnt"):
 # informal notes drop it, and the word is then the contraction, not "cant" or "wont"
 _BARE_NEGATIONS = {
@@ -125,6 +128,7 @@ def tokens(text: str) -> list[str]:
         text = _INITIAL_DOT.sub(r"\1", text)  # "E. coli", "S. aureus": an initial ends no clause
     if "/" in text:
         text = _WITH.sub(lambda m: "without" if m.group(1) else "with", text)
+    text = _REGARDING.sub("about", text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
     out: list[str] = []
     for token in found:
@@ -619,6 +623,8 @@ def _record(found: list[list[str]]) -> list[list[str]]:
     while i < len(found):
         clause = found[i]
         kind = _field(clause) if i + 1 < len(found) else ""
+        if kind and len(found[i + 1]) <= 3 and found[i + 1][-1] == "only":
+            kind = ""  # "Deposit refunds: BLOCK - MGMT ONLY": who alone may, no field's value
         if kind:
             fields.append((kind, found[i + 1], clause))
             i += 2
