@@ -1920,3 +1920,12 @@ def test_who_alone_may_after_a_verdict_is_no_field_of_a_record() -> None:
     # says who may, and was read as the thing blocked
     rule = "Deposit refunds: BLOCK - mgmt only."
     assert "mgmt" not in words(rule) and "refunds" in words(rule)
+
+
+def test_a_quote_or_an_estimate_is_a_light_head() -> None:
+    # "tail coverage QUOTES", "drying time ESTIMATES": a stated figure of what the words
+    # before name, as "stroke SYMPTOMS" are of the stroke; the draft states the figure
+    rule = "Interest rate quotes -> flag (must show APR + fees)"
+    assert "interest + rate" in labels(rule)
+    holds_only(rule, "The interest rate on this loan is 2% a month.", "Your loan is approved.")
+    assert labels("Never give a quote.") == {"quote"}  # alone, it is the whole topic
