@@ -158,6 +158,9 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         ("unauthorized", {"unauthorised"}),
         ("cancellation", {"cancel", "cancelled", "canceled"}),
         ("liability", {"liable"}),
+        # the Latinate -ible of a verb, as -able
+        ("deductible", {"deduct", "deducted"}),
+        ("accessible", {"access"}),
         # -ity on a five-letter adjective
         ("validity", {"valid"}),
         ("toxicity", {"toxic"}),
@@ -257,6 +260,7 @@ def test_a_family_stays_within_its_word() -> None:
     assert "importance" not in family("import") and "pressure" not in family("press")
     assert "audition" not in family("audit") and "coverage" in family("cover")
     assert "majority" not in family("major") and "priority" not in family("prior")
+    assert "sensible" not in family("sense")
 
 
 def test_each_false_derivation_is_one_the_rows_would_make(monkeypatch: pytest.MonkeyPatch) -> None:
