@@ -211,7 +211,12 @@ services, education, non-profits, media, publishing and research, no set style),
 blind, then read; heldout-br (telecoms, utilities, software, hardware, gaming, consumer
 electronics, rules that quote what a customer asks or what not to say: 'If someone asks
 "can I get my deposit back?", do not answer') and heldout-bs (health care, insurance,
-banking, lending, legal services, payroll, no set style), scored blind, then read.
+banking, lending, legal services, payroll, no set style), scored blind, then read;
+heldout-bt (science labs, engineering services, aerospace, marine, chemicals,
+construction) and heldout-bu (hospitality, food service, personal care, household and
+funeral services, community groups), no set style, scored blind at the end of that
+round: bt's three rules that derived nothing then read ("Route to the QA manager: any
+mention of …"), bu not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -328,6 +333,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bq.jsonl", 0.94, 0.12, ()),
         ("heldout-br.jsonl", 0.94, 0.12, ()),
         ("heldout-bs.jsonl", 0.93, 0.13, ()),
+        ("heldout-bt.jsonl", 0.94, 0.10, ()),
+        ("heldout-bu.jsonl", 0.90, 0.19, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

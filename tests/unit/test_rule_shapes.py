@@ -1929,3 +1929,17 @@ def test_a_quote_or_an_estimate_is_a_light_head() -> None:
     assert "interest + rate" in labels(rule)
     holds_only(rule, "The interest rate on this loan is 2% a month.", "Your loan is approved.")
     assert labels("Never give a quote.") == {"quote"}  # alone, it is the whole topic
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic"),
+    [
+        ("Route to the QA manager: any mention of a failed proficiency test.", "proficiency"),
+        ("Escalate to billing: any refund over $500.", "refund"),
+    ],
+)
+def test_a_routing_that_names_only_its_destination_routes_the_case_after_its_colon(rule: str, topic: str) -> None:
+    # the case after the colon was read as the rationale: the rule derived nothing (or its
+    # destination) and would have been refused at load
+    found = words(rule)
+    assert topic in found and not {"manager", "billing", "qa"} & found

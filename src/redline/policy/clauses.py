@@ -372,6 +372,10 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # "BLOCK: telling a customer …", "flag - anything telling …": a label that says what
         # the rule does, then the rule itself
         found = [[label, *found[1]] if label else found[1], *found[2:]]
+    if len(found) > 1 and _routes_only_to(found[0]):
+        # "Route to the QA manager: any mention of a failed proficiency test": a routing
+        # that names only where the case goes, then the case
+        found = [[*found[0][: phrase(found[0], 0, "escalate")], *found[1]], *found[2:]]
     stated: list[list[str]] = found[:1]
     rationale: list[list[str]] = []
     later = found[1:]
@@ -1369,6 +1373,16 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                     return tokens_[:i]
                 return tokens_[:i] + cut(tokens_[resume:], escalating)
     return tokens_
+
+
+def _routes_only_to(clause: list[str]) -> bool:
+    """A routing verb and its destination, and nothing else ("Escalate to billing", "Route
+    to the facility manager")."""
+    n = phrase(clause, 0, "escalate")
+    if not n or n + 1 >= len(clause) or clause[n] != "to":
+        return False
+    # "to THE facility manager" (cut as a destination), or a name of a few words ("to billing")
+    return not cut(clause[n:], True) or len(clause) - n <= 4 and clause[n + 1] not in WORDS["closed"]
 
 
 def _someone(token: str) -> bool:
