@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from redline.policy.lexicon import family, is_agent, is_person, lemmas, part_of_speech
-from redline.policy.dictionary import forms as readings_forms, readings
+from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
@@ -1267,7 +1267,7 @@ def _threshold(tokens_: list[str], i: int) -> bool:
         return False
     comparative = tokens_[i - 1]
     return any(comparative in written
-               for lemma in lemmas(comparative) for tag, written in readings_forms(lemma).items() if tag in ("JJR", "RBR"))
+               for lemma in lemmas(comparative) for tag, written in table_forms(lemma).items() if tag in ("JJR", "RBR"))
 
 
 def _without_threshold(tokens_: list[str], i: int) -> list[str]:

@@ -667,8 +667,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 container_pending = in_pp = False
                 if not state.predicating and not w.predicate:
                     state.acts = True
-                    # "INSTRUCT volunteers to …", as "tell": the next noun phrase may be the person told
-                    state.recipient = in_list("tell", token) and not state.recipient
+                    if in_list("tell", token):
+                        state.recipient = True  # "INSTRUCT volunteers to …": the next noun phrase may be the person told
             else:
                 w.governed = state.acts
                 phrase.append(w)
