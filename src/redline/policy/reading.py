@@ -56,7 +56,7 @@ _NUMBERS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
     "fifty hundred thousand million billion once twice half dozen".split()
 )
-_ROLE_ENDING = re.compile(r"[a-z](?:ist|ian|ant|ent)s?\b").search  # a word with a person suffix
+_ROLE_ENDING = re.compile(rf"[a-z](?:{'|'.join(PERSON_SUFFIXES)})s?\b").search  # a word with a person suffix
 _CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
 _PERSONAL = frozenset("they he she you we i".split())
@@ -455,7 +455,7 @@ def _routed_subject(clause: list[str]) -> list[str] | None:
         j = i
         while j > 1 and clause[j - 1] in _ROUTING_AUX:
             j -= 1
-        passive = j < i and token.endswith(("ed", "ent", "en")) or token in ("go", "goes")
+        passive = j < i and _participle(token) or token in ("go", "goes")  # "is LEFT to", "are SENT to"
         if passive and j > 0 and clause[j - 1] not in WORDS["closed"]:
             return clause[:j]
         return None  # the first routing verb decides
@@ -474,8 +474,8 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
     SET BY the commercial manager". Such a rule keeps its subject from the agent as a
     routing does (`_routed_subject`); the holder is no topic. None for any other clause:
     the first verb or copula after the subject decides. A matter given to someone is
-    held the same way: "Curtailment decisions BELONG TO the grid operator", "Sizing IS
-    LEFT TO the specialist", "Extensions ARE GRANTED ONLY BY the dispatch supervisor",
+    held the same way: "Curtailment decisions BELONG TO the grid operator",
+    "Extensions ARE GRANTED ONLY BY the dispatch supervisor",
     "Results ARE EXPLAINED to customers ONLY BY the specialist"."""
     modal = 0
     for i in range(1, len(clause)):
@@ -501,8 +501,6 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
             tail = following[owner + 1 :]
             owned = not _BE.intersection(following[:owner]) \
                 and (not tail or tail[0] in ("to", "only", "alone") or bool(phrase(tail, 0, "ownership")))
-        elif following[1:2] in (["to"], ["for"]) and any(lemma in _GIVEN_TO for lemma in lemmas(following[0])):
-            owned = True  # "… is LEFT TO the specialist", "… are RESERVED FOR certified trainers"
         else:  # "… are set (only) by the estimator", not "… are required by law and …"
             by = following.index("by") if "by" in following[1:3] else 0
             if not by and "only" in following[1:5] and following[following.index("only") + 1 :][:1] in _ONLY_TO:
@@ -521,8 +519,6 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
 
 
 _ONLY_TO = (["by"], ["to"], ["with"], ["from"])
-# verbs that give a matter to someone: "is LEFT to", "is RESERVED for"
-_GIVEN_TO = frozenset({"leave", "reserve"})
 
 
 def _participle(token: str) -> bool:
