@@ -1943,3 +1943,28 @@ def test_a_routing_that_names_only_its_destination_routes_the_case_after_its_col
     # destination) and would have been refused at load
     found = words(rule)
     assert topic in found and not {"manager", "billing", "qa"} & found
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "alone"),
+    [
+        ("Loyalty vouchers expire after a year. Agents must never extend them.", "extend + vouchers", "extend"),
+        ("The cleaning surcharge is fixed; flag any reply that reduces it.", "reduces + surcharge", "reduces"),
+        ("The club does not host tournaments; flag drafts that organise one.", "organise + tournaments", "organise"),
+    ],
+)
+def test_a_pronoun_an_act_works_on_stands_for_what_the_rule_named_before(rule: str, topic: str, alone: str) -> None:
+    assert topic in labels(rule)
+    assert alone not in labels(rule)  # the act alone would hold every draft that extends, reduces, organises anything
+
+
+def test_an_act_on_a_pronoun_holds_what_it_stands_for_and_not_every_act() -> None:
+    holds_only("Loyalty vouchers expire after a year. Agents must never extend them.",
+               "I've extended your vouchers to March.", "We've extended our opening hours to 9pm.")
+
+
+def test_a_pronoun_of_another_number_leaves_the_act_alone() -> None:
+    # "it" cannot stand for "their own appeals": the act keeps guarding whatever is submitted
+    rule = "Members file their own appeals. Never submit it for them."
+    assert "submit" in labels(rule)
+    assert not any(label.startswith("submit +") for label in labels(rule))

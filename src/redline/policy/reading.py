@@ -98,6 +98,7 @@ class Word:
     negated: bool = False  # said in the negative by the rule itself ("say it CAN'T lose money")
     acronym: bool = False  # written in capitals ("an interest rate or APR"): a name complete in itself
     preposition: str = ""  # the one it stands after, when `in_pp`
+    refers_back: str = ""  # a verb whose object is a pronoun for what came before ("waive IT", "organise ONE")
 
     @property
     def weak(self) -> bool:
@@ -308,6 +309,9 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     previous = item[i - 1] if i else ""
     following = item[i + 1] if i + 1 < len(item) else ""
     participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token) or _irregular_participle(token)
+    if _relative_verb(item, i):
+        word.verb, word.adjective = True, False  # "any draft that WAIVES them", "drafts that ORGANISE one"
+        return word
     if (determined or previous in _OBJECT_OPENERS) and not participle:
         return word  # "a DEPLOY to production", "their full CARD number": after a determiner, a noun
     wh_clause = token.endswith("s") and i + 1 == len(item) and any(t in _WH for t in item[:i]) \
@@ -338,6 +342,42 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
         word.verb = verb_place or infinitive
     word.adjective = word.adjective and not word.verb
     return word
+
+
+# pronouns that stand for a thing the rule named before ("Late fees apply. Never waive THEM")
+_BACK_REFERENCES = frozenset({"it", "them", "one"})
+
+
+def _back_reference(item: list[str], i: int) -> str:
+    """The pronoun at item[i] when it is the object of the verb before it and stands for
+    something named earlier ("never waive IT", "flag drafts that organise ONE"); not a
+    subject ("saying IT applies", "say IT is fine"), nor a numeral or a determiner ("ONE
+    client's rate", "ONE weekend")."""
+    if i >= len(item) or item[i] not in _BACK_REFERENCES:
+        return ""
+    following = item[i + 1] if i + 1 < len(item) else ""
+    if following in WORDS["aux"] or following in _MODALS or following == "'s" \
+            or item[i] == "one" and following and _role(item, i + 1)[0] == "content" \
+            or following and _role(item, i + 1)[0] == "content" and part_of_speech(following) == {"VERB"}:
+        return ""
+    return item[i]
+
+
+def _relative_verb(item: list[str], i: int) -> bool:
+    """Whether item[i] is the verb of a relative clause that "that" or "which" opens after
+    a noun, acting on a pronoun for what the rule named before ("any draft THAT WAIVES
+    them", "drafts THAT ORGANISE one"): a verb that agrees with the noun. Where the verb
+    names its own object ("any reply that references a divorce") the object stands alone
+    as after "any reply about", so the word is left to the reading of the phrase."""
+    if i < 2 or item[i - 1] not in ("that", "which") or _role(item, i - 2)[0] not in ("content", "framing"):
+        return False
+    noun, token = item[i - 2], item[i]
+    if "NOUN" not in part_of_speech(noun) or "VERB" not in part_of_speech(token):
+        return False
+    if not _back_reference(item, i + 1):
+        return False  # "any reply that REFERENCES a divorce" keeps the divorce alone, as "any reply about"
+    plural = noun.endswith("s") and noun not in lemmas(noun)
+    return token in lemminflect_vbz(token) and not plural or plural and token in lemmas(token) and token != noun
 
 
 @dataclass(slots=True)
@@ -639,6 +679,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 w.verb, w.light, w.attribute = True, False, False  # "been REPORTED": the act, not a kind of talk
             if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
+            if w.verb and not in_list("tell", token):
+                w.refers_back = _back_reference(item, i + n)
             w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
             w.preposition = preposition if in_pp else ""
             w.negated = negating

@@ -411,11 +411,13 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             # an audit letter" or "FILED for bankruptcy", an act with its object
             found.append((w, "a state of the person the rule is about"))
         elif id(w) not in heads and (not w.adjective or "NOUN" in part_of_speech(w.text)) and not w.agent \
-                and not (w.subject or w.governed or w.in_pp) and _specificity(w) < RARE_ZIPF:
+                and not (w.subject or w.governed or w.in_pp) and _specificity(w) < RARE_ZIPF \
+                and not _antecedent(w, words):
             found.append((w, f"a rare word (Zipf {_specificity(w):.1f})"))
         elif said_again and not w.verb and family(w.text) & said_again:
             found.append((w, "repeated in the rule's rationale"))
-        elif w.verb and not w.predicate and not any(not o.light for o in _object(w, words)):
+        elif w.verb and not w.predicate and not any(not o.light for o in _object(w, words)) \
+                and not _antecedent(w, words):
             found.append((w, "an act whose object names nothing more"))
     return found
 
@@ -463,6 +465,32 @@ def _object(verb: Word, words: list[Word]) -> list[Word]:
     return found
 
 
+def _antecedent(verb: Word, words: list[Word]) -> list[Word]:
+    """What the pronoun a verb acts on stands for ("Late FEES apply. Never waive them",
+    "The association does not run PATROLS; flag drafts that organise one"): the first noun
+    phrase of the nearest clause before that names a thing, not a person, in the pronoun's
+    number; for "one", the first that no determiner opens, where there is one ("THE
+    association" is no patrol).
+    [] where the verb acts on no such pronoun, or the rule named nothing before it."""
+    if not verb.refers_back or any(not w.in_pp for w in _object(verb, words)):
+        return []
+    for clause in range(verb.clause - 1, -1, -1):
+        phrases: dict[int, list[Word]] = {}
+        for w in words:
+            if w.clause == clause and not w.verb and not w.in_pp and not w.person:
+                phrases.setdefault(w.np, []).append(w)
+        named = [p for p in phrases.values() if any(not w.weak for w in p)]
+        if verb.refers_back == "one":
+            named = [p for p in named if not p[0].determined] or named
+        elif named:  # "it" stands for one thing, "them" for many ("serve THEIR PAPERS … serve it": none)
+            named = [p for p in named if _plural(p[-1]) == (verb.refers_back == "them")]
+            if not named:
+                return []
+        if named:
+            return [w for w in named[0] if not w.weak]
+    return []
+
+
 def _tells_an_act(verb: Word, words: list[Word]) -> bool:
     """A verb of telling whose object in its list item is only the person told ("INSTRUCT
     volunteers to pick up …", "REMIND members to renew …"): it frames what the person is
@@ -499,6 +527,8 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
         for target in objects.values():  # "trigger an account HOLD"; "add repairs or CHARGES"
             for w in [t for t in target if not t.weak] or target:
                 pairs.append((verb, w, "an act and its object"))
+        for w in _antecedent(verb, words):  # "Late fees apply. Never WAIVE them"
+            pairs.append((verb, w, "an act and what its pronoun stands for"))
     for w in words:  # "their claim IS APPROVED", "two drugs ARE SAFE to take TOGETHER"
         if w.predicate:
             for subject in _subject(w, words):
