@@ -1968,3 +1968,10 @@ def test_a_pronoun_of_another_number_leaves_the_act_alone() -> None:
     rule = "Members file their own appeals. Never submit it for them."
     assert "submit" in labels(rule)
     assert not any(label.startswith("submit +") for label in labels(rule))
+
+
+@pytest.mark.parametrize("allowing", ["but you may", "but they could", "but I will"])
+def test_what_a_rule_allows_after_but_with_a_subject_and_a_modal_is_no_topic(allowing: str) -> None:
+    rule = f"Never quote a repair price over chat, {allowing} book a site visit."
+    assert not {"book", "site", "visit"} & words(rule)
+    assert "price" in words(rule)

@@ -18,7 +18,7 @@ from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
-    "CONTAINER_DETS", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut",
+    "CONTAINER_DETS", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut", "cut_at",
     "disclosure_verbs", "in_list",
     "items", "phrase", "rule_clauses", "tokens",
 ]
@@ -1290,6 +1290,21 @@ _AMOUNT_WORDS = frozenset("a an one two three four five six seven eight nine ten
                           "forty fifty sixty ninety hundred thousand million half".split())
 
 
+# "…, BUT WE CAN send the form": what a rule allows after "but" is no part of what it guards
+_ALLOWED_SUBJECTS = frozenset("we you i they".split())
+_ALLOWING_MODALS = frozenset("can may will could".split())
+
+
+def cut_at(tokens_: list[str], i: int) -> int:
+    """Length of the word or phrase at tokens_[i] that ends what a rule guards: a condition
+    or exception from the "cut" list ("unless", "without", "except for"), or "but" with a
+    subject and a modal of permission ("but we can", "but you may")."""
+    if tokens_[i] == "but" and tokens_[i + 1 : i + 2] and tokens_[i + 1] in _ALLOWED_SUBJECTS \
+            and tokens_[i + 2 : i + 3] and tokens_[i + 2] in _ALLOWING_MODALS:
+        return 3
+    return phrase_at(tokens_, i, "cut")
+
+
 def cut(tokens_: list[str], escalating: bool) -> list[str]:
     """Drop conditions, exceptions and (after a routing verb) the destination."""
     for i in range(0, len(tokens_)):
@@ -1302,7 +1317,7 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
             return tokens_[:i]  # "… SO THE safety team can review it": a purpose, not the topic
         if _threshold(tokens_, i):
             return cut(_without_threshold(tokens_, i), escalating)
-        if phrase_at(tokens_, i, "cut"):
+        if cut_at(tokens_, i):
             if tokens_[i] == "because" and i + 1 < len(tokens_) and tokens_[i + 1] == "of":
                 continue  # "reject a candidate BECAUSE OF a disability": the ground is the topic
             if tokens_[i - 1] in (",", "or", "and") and tokens_[i] in ("without", "no", "otherwise") \

@@ -36,9 +36,9 @@ from functools import lru_cache
 from itertools import combinations
 
 from redline.policy.lexicon import agent_base, family, is_agent, is_person, lemmas, part_of_speech, zipf
-from redline.policy.clauses import about_others as names_others, disclosure_verbs, in_list, rule_clauses, tokens
+from redline.policy.clauses import about_others as names_others, cut_at, disclosure_verbs, in_list, rule_clauses, tokens
 from redline.policy.reading import HEAD_ZIPF, Word, names_third_party, read
-from redline.policy.words import DETECTOR_TOPICS, WORDS, phrase_at
+from redline.policy.words import DETECTOR_TOPICS, WORDS
 
 __all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
 
@@ -142,7 +142,7 @@ def _condition_topics(rule: str) -> tuple[Topic, ...]:
     that forbade mentioning it would have them, stand as weak ones."""
     for clause in rule_clauses(rule)[0]:
         for i, token in enumerate(clause):
-            n = phrase_at(clause, i, "cut") if i else 0
+            n = cut_at(clause, i) if i else 0
             rest = [t for t in clause[i + n :] if t[:1].isalnum()] if n else []
             if len(rest) >= 2:
                 found = _derive("never mention " + " ".join(rest)).topics
