@@ -939,6 +939,14 @@ def test_a_rule_against_asking_for_what_a_detector_finds_holds_the_request_to_ha
     assert not held(g, "You can reset your password from the login page.")
 
 
+@pytest.mark.parametrize("verb", ["taken", "received"])
+def test_a_rule_against_taking_what_a_detector_finds_holds_the_request_to_hand_it_over(verb: str) -> None:
+    # a detector finds the number itself; "take" and "receive" ask for it as "accept" does
+    g = gate(f"Passwords are never {verb} over chat.")
+    assert held(g, "Go ahead and type your password below and I'll finish the setup.")
+    assert not held(g, "You can reset your password from the login page.")
+
+
 @pytest.mark.parametrize(
     "rule",
     [
