@@ -216,7 +216,12 @@ heldout-bt (science labs, engineering services, aerospace, marine, chemicals,
 construction) and heldout-bu (hospitality, food service, personal care, household and
 funeral services, community groups), no set style, scored blind at the end of that
 round: bt's three rules that derived nothing then read ("Route to the QA manager: any
-mention of …"), bu not read.
+mention of …"), bu read in the round after it; heldout-bv (property, recruiting and HR
+services, security services, events, printing, vehicle services; rules that name the act
+with phrasal verbs and idioms: "Don't let slip …", "Never go ahead with …", "Hold off on
+…") and heldout-bw (banking, telecoms, schools and colleges, sports clubs, museums, online
+marketplaces; rules whose topic is an activity named by an -ing form or a noun made from
+a verb: "No upselling of …", "Cancellation of … by phone is not allowed"), scored blind.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -335,6 +340,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bs.jsonl", 0.93, 0.13, ()),
         ("heldout-bt.jsonl", 0.94, 0.10, ()),
         ("heldout-bu.jsonl", 0.90, 0.19, ()),
+        ("heldout-bv.jsonl", 0.95, 0.09, ()),
+        ("heldout-bw.jsonl", 0.96, 0.13, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
