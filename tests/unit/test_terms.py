@@ -216,6 +216,8 @@ def test_a_rare_word_stands_alone_and_a_common_one_needs_its_partner() -> None:
         # a prefix on an irregular form the dictionary lacks inflects at its stem
         ("refrozen", {"refreeze", "refroze", "refreezing"}),
         ("outgrew", {"outgrow", "outgrown"}),
+        ("upselling", {"upsell", "upsold"}),  # "up" as "out": not the lemma "upsel" a rule for unknown words makes
+        ("upsized", {"upsize", "upsizing"}),
         # what can be done to it, and an adverb of an -ic adjective
         ("refund", {"refundable"}),
         ("recoverable", {"recover", "recovered"}),

@@ -52,7 +52,7 @@ _SPELLING_ENDINGS = tuple(ending for pair in _SPELLING for ending in pair)
 _VOWELS = frozenset("aeiou")
 _SHORT_PLURAL_MARGIN = 0.3  # Zipf: "ads" 4.3 / "ad" 4.8 is a plural, "gps" 4.0 / "gp" 3.9 is not
 # Prefixes that never change how the word they prefix inflects.
-_PREFIXES = ("un", "re", "dis", "mis", "pre", "over", "under", "out", "co", "de")
+_PREFIXES = ("un", "re", "dis", "mis", "pre", "over", "under", "out", "up", "co", "de")
 
 
 class _Step(NamedTuple):
