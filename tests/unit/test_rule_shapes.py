@@ -1983,3 +1983,10 @@ def test_what_a_rule_allows_after_but_with_a_subject_and_a_modal_is_no_topic(all
     rule = f"Never quote a repair price over chat, {allowing} book a site visit."
     assert not {"book", "site", "visit"} & words(rule)
     assert "price" in words(rule)
+
+
+def test_a_plural_after_to_is_who_receives_not_an_infinitive() -> None:
+    # "to BROKERS" is no verb: the rates are what is quoted, the brokers whom to
+    rule = "Do not quote freight rates to brokers or shippers."
+    assert {"rates"} <= words(rule) and not {"brokers", "shippers"} & words(rule)
+    holds_only(rule, "Our freight rate for that lane is $2.80 a mile.", "The broker emailed the signed load sheet.")

@@ -338,7 +338,8 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
         word.verb = False  # after "a", "the", "your", "for": a noun
     else:
         # after "to" a verb ("to HIRE a lawyer"), unless a noun follows ("to RETAIL customers")
-        infinitive = previous == "to" and not (following and _role(item, i + 1)[0] == "addressee")
+        infinitive = previous == "to" and token in lemmas(token) \
+            and not (following and _role(item, i + 1)[0] == "addressee")
         word.verb = verb_place or infinitive
     word.adjective = word.adjective and not word.verb
     return word
@@ -618,7 +619,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             after = item[i + 1] if i + 1 < len(item) else ""
             # "tell borrowers TO WAIT": an infinitive after the noun phrase says what they are told
             infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after) \
-                and not after.endswith("ing")  # not "offer discounts TO EXISTING customers"
+                and after in lemmas(after)  # not "offer discounts TO EXISTING customers", "quote rates TO BROKERS"
             # "advise FREELANCERS on how to …": a person, then what they are told about
             # ("advise ATHLETES on steroid use": after a verb that only informs, whoever the
             # noun names, what follows "on" or "about" is what they are told)
