@@ -221,7 +221,12 @@ services, security services, events, printing, vehicle services; rules that name
 with phrasal verbs and idioms: "Don't let slip …", "Never go ahead with …", "Hold off on
 …") and heldout-bw (banking, telecoms, schools and colleges, sports clubs, museums, online
 marketplaces; rules whose topic is an activity named by an -ing form or a noun made from
-a verb: "No upselling of …", "Cancellation of … by phone is not allowed"), scored blind.
+a verb: "No upselling of …", "Cancellation of … by phone is not allowed"), scored blind;
+heldout-bx (dental and ENT practices, insurance brokers, estate agents, tour operators,
+gyms, software vendors; a later sentence refers back with "it", "them", "one": "Early
+termination fees are set in the contract. Never waive one."), scored blind, then read, and
+heldout-by (parcel carriers, energy suppliers, credit unions, supermarkets, vehicle hire,
+hotels; limits set by a number, an amount, a time or a count), scored blind.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -342,6 +347,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-bu.jsonl", 0.90, 0.19, ()),
         ("heldout-bv.jsonl", 0.95, 0.09, ()),
         ("heldout-bw.jsonl", 0.96, 0.13, ()),
+        ("heldout-bx.jsonl", 0.95, 0.14, ()),
+        ("heldout-by.jsonl", 0.96, 0.06, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -1990,3 +1990,20 @@ def test_a_plural_after_to_is_who_receives_not_an_infinitive() -> None:
     rule = "Do not quote freight rates to brokers or shippers."
     assert {"rates"} <= words(rule) and not {"brokers", "shippers"} & words(rule)
     holds_only(rule, "Our freight rate for that lane is $2.80 a mile.", "The broker emailed the signed load sheet.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "alone"),
+    [
+        ("Storm damage is excluded on the basic plan. Never say it's covered.", "covered + damage", "covered"),
+        ("Refund requests go to the billing team. Never tell a member one will be approved.", "refund", "approved"),
+    ],
+)
+def test_what_is_done_to_a_pronoun_subject_is_said_of_what_it_stands_for(rule: str, topic: str, alone: str) -> None:
+    assert topic in labels(rule)
+    assert alone not in labels(rule)  # "covered" alone would hold every draft about cover
+
+
+def test_an_it_before_an_adjective_and_an_infinitive_stands_for_nothing_before() -> None:
+    # "it's fine TO FLY": the act is what is said to be fine, no noun the rule named
+    assert "fly" in words("Never tell travellers it's fine to fly.")

@@ -57,7 +57,7 @@ _NUMBERS = frozenset(
     "fifty hundred thousand million billion once twice half dozen".split()
 )
 _ROLE_ENDING = re.compile(rf"[a-z](?:{'|'.join(PERSON_SUFFIXES)})s?\b").search  # a word with a person suffix
-_CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there".split())
+_CLAUSE_OPENERS = frozenset("that what whether how why when where it it's its they he she there one".split())
 _PRONOUNS = frozenset("something anything everything nothing someone anyone everyone one".split())
 _PERSONAL = frozenset("they he she you we i".split())
 _PERSON_PRONOUNS = frozenset("anyone anybody someone somebody everyone everybody them him her us me you".split())
@@ -397,6 +397,7 @@ class _State:
     recipient: bool = False  # after "tell", "advise": the next noun phrase may be a person
     informing: bool = False  # … and the verb only informs ("advise", "warn"; not "offer", "give")
     preposition: str = ""  # the preposition of the phrase the last item ended in
+    back_subject: str = ""  # "never say IT is covered": a pronoun for what came before is the subject
 
 
 def read(rule: str) -> tuple[list[Word], list[str]]:
@@ -682,6 +683,12 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
             if w.verb and not in_list("tell", token):
                 w.refers_back = _back_reference(item, i + n)
+            if state.predicating and state.of_addressee and state.back_subject:
+                # "never say it's COVERED", "one will be PAID": what is done to what the
+                # pronoun stands for (not "it's SAFE to stay", "it's OKAY": a state, an act)
+                if w.verb and _participle(token):
+                    w.refers_back = state.back_subject
+                state.back_subject = ""
             w.clause, w.item, w.co_topic, w.in_pp, w.splitter = clause, index, co_topic, in_pp, splitter
             w.preposition = preposition if in_pp else ""
             w.negated = negating
@@ -764,6 +771,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 state.of_addressee = False  # "their CLAIM is approved"
             elif not seen_content and not state.predicating and not _after_relative(item, i):
                 state.of_addressee = True  # "applicants who ARE homeless", "they are eligible"
+                state.back_subject = item[i - 1] if i and item[i - 1] in ("it", "one") else ""
             state.predicating, state.acts = True, False
         elif role in ("relative", "addressee"):
             state.of_addressee = state.of_addressee or not seen_content

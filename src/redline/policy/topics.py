@@ -362,6 +362,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 for w in words):
             continue  # "such as the abdomen FOR ARM-ONLY SENSORS": what qualifies the example
         if first.of_addressee:
+            if len(phrase) == 1 and _antecedent(first, words):
+                continue  # "Spain has ended the scheme. Never say a buyer qualifies for one": said of the scheme
             if len(phrase) == 1 and not first.weak and (not first.person or in_list("addressee", first.text)):
                 found.append((first, "a state of the person the rule is about"))  # "is a MINOR", "is a PATIENT here"
             continue
@@ -405,7 +407,7 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
         if w.parts:
             if id(w) not in heads:
                 found.append((w, "a compound"))
-        elif w.of_addressee and w.verb and not any(
+        elif w.of_addressee and w.verb and not _antecedent(w, words) and not any(
                 o.item == w.item and not o.light and o.preposition not in _ADJUNCT for o in _object(w, words)):
             # "they were ASSAULTED", "someone is STAYING at the hotel"; not "they have RECEIVED
             # an audit letter" or "FILED for bankruptcy", an act with its object
@@ -472,7 +474,7 @@ def _antecedent(verb: Word, words: list[Word]) -> list[Word]:
     number; for "one", the first that no determiner opens, where there is one ("THE
     association" is no patrol).
     [] where the verb acts on no such pronoun, or the rule named nothing before it."""
-    if not verb.refers_back or any(not w.in_pp for w in _object(verb, words)):
+    if not verb.refers_back or not verb.of_addressee and any(not w.in_pp for w in _object(verb, words)):
         return []
     for clause in range(verb.clause - 1, -1, -1):
         phrases: dict[int, list[Word]] = {}
@@ -527,8 +529,9 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
         for target in objects.values():  # "trigger an account HOLD"; "add repairs or CHARGES"
             for w in [t for t in target if not t.weak] or target:
                 pairs.append((verb, w, "an act and its object"))
-        for w in _antecedent(verb, words):  # "Late fees apply. Never WAIVE them"
-            pairs.append((verb, w, "an act and what its pronoun stands for"))
+        for w in _antecedent(verb, words):  # "Late fees apply. Never WAIVE them"; "… never say it's COVERED"
+            pairs.append((verb, w, "what the rule says of what its pronoun stands for" if verb.of_addressee
+                          else "an act and what its pronoun stands for"))
     for w in words:  # "their claim IS APPROVED", "two drugs ARE SAFE to take TOGETHER"
         if w.predicate:
             for subject in _subject(w, words):
