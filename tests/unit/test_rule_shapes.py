@@ -2007,3 +2007,11 @@ def test_what_is_done_to_a_pronoun_subject_is_said_of_what_it_stands_for(rule: s
 def test_an_it_before_an_adjective_and_an_infinitive_stands_for_nothing_before() -> None:
     # "it's fine TO FLY": the act is what is said to be fine, no noun the rule named
     assert "fly" in words("Never tell travellers it's fine to fly.")
+
+
+def test_a_party_named_after_a_negated_passive_may_not_act_and_holds_nothing() -> None:
+    # "can't be reissued BY THE DESK" forbids the desk's act; "only by" gives the matter away
+    # (and a threshold with no unit, "more than $50", leaves the "can't" after it alone)
+    rule = "Gift cards worth more than $50 can't be reissued by the desk."
+    assert "reissued" in words(rule)
+    holds_only(rule, "I'll reissue your gift card this afternoon.", "Gift cards are sold in every store.")

@@ -1279,8 +1279,10 @@ def _without_threshold(tokens_: list[str], i: int) -> list[str]:
     end = i + 2
     counting = tokens_[i - 1] in _QUANTIFIERS and not (i > 1 and _content(tokens_[i - 2])
                                                         and "NOUN" in part_of_speech(tokens_[i - 2]))
-    if not counting and end < len(tokens_) and tokens_[end][0].isalpha() and tokens_[end] not in WORDS["closed"]:
-        end += 1  # the unit: "16 HOURS", "90 DAYS"
+    if not counting and end < len(tokens_) and tokens_[end][0].isalpha() and tokens_[end] not in WORDS["closed"] \
+            and tokens_[end] not in MODALS and tokens_[end] not in WORDS["aux"] \
+            and part_of_speech(tokens_[end]) <= {"NOUN", "VERB", "ADJ"}:
+        end += 1  # the unit: "16 HOURS", "90 DAYS" (not "… than £10 CAN'T be reissued")
     return tokens_[:start] + tokens_[end:]
 
 

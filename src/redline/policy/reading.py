@@ -536,6 +536,8 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
             if _finite_verb(token):
                 return None  # the clause says something else of its subject
             continue
+        if any(t in _NEGATORS for t in clause[:i]) or following[:1] in (["not"], ["never"]):
+            return None  # "Vouchers CAN'T be reissued by the desk": whoever is named may not act
         if following[:1] == ["for"]:  # "… are for the asset team to publish | the surveyor"
             owned = "to" in following[2:] or is_person(following[-1]) or is_agent(following[-1])
         elif "'s" in following:  # "… is the legal team's (call | to handle)"
