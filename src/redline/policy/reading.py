@@ -620,9 +620,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             # told, whoever they are, is named before what is told
             following = item[i] if i < len(item) else ""
             after = item[i + 1] if i + 1 < len(item) else ""
-            # "tell borrowers TO WAIT": an infinitive after the noun phrase says what they are told
+            # "tell borrowers TO WAIT": an infinitive after the noun phrase says what they are told,
+            # in a verb's bare form (not "offer discounts TO EXISTING customers", "quote rates TO BROKERS")
             infinitive = following == "to" and after not in WORDS["closed"] and "VERB" in part_of_speech(after) \
-                and after in lemmas(after)  # not "offer discounts TO EXISTING customers", "quote rates TO BROKERS"
+                and not after.endswith("ing") and after in lemmas(after)
             # "advise FREELANCERS on how to …": a person, then what they are told about
             # ("advise ATHLETES on steroid use": after a verb that only informs, whoever the
             # noun names, what follows "on" or "about" is what they are told)
