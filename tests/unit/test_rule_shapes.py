@@ -1147,6 +1147,8 @@ def test_what_needs_someones_leave_is_the_topic_not_whose_leave_it_needs() -> No
          "Your third donation this month earns a bonus."),
         ("Never quote repair costs over the phone.", "The repair will run around €1,200.",
          "Your repair is booked for Tuesday."),
+        ("Couriers must never carry cash above the insured limit.", "Tomorrow's courier is carrying $90k.",
+         "Tomorrow's courier collects at nine."),
     ],
 )
 def test_an_amount_of_money_counts_as_the_noun_that_names_one(rule: str, draft: str, clean: str) -> None:
