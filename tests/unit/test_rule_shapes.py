@@ -2017,3 +2017,14 @@ def test_a_party_named_after_a_negated_passive_may_not_act_and_holds_nothing() -
     rule = "Gift cards worth more than $50 can't be reissued by the desk."
     assert "reissued" in words(rule)
     holds_only(rule, "I'll reissue your gift card this afternoon.", "Gift cards are sold in every store.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "not_a_topic"),
+    [
+        ("Never agree to re-cane a chair seat, we can't, offer the cushion pad instead.", "cushion"),
+        ("Opened tubs of paint never get refunded - not even for colour mistakes.", "colour"),
+    ],
+)
+def test_what_to_do_instead_and_what_a_rule_insists_on_are_no_topics(rule: str, not_a_topic: str) -> None:
+    assert not_a_topic not in words(rule)

@@ -393,6 +393,11 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         if verdict and clause is not later[-1] and _noun_phrase(clause):
             stated.append(clause)
             continue
+        words_ = [t for t in clause if t[:1].isalnum()]
+        if words_[-1:] == ["instead"] or words_[:2] == ["not", "even"] or words_[:1] == ["even"]:
+            # "…, offer the headboard INSTEAD": what to do instead (as `_tells_what_to_do`); "…
+            # never ship - NOT EVEN for research": the rule insisted on, no case of its own
+            continue
         opens, n = _directive(clause)  # "Agents must not …", "The assistant should never …"; not "always use …"
         forbids = bool(n) and not _refers_back(clause[opens + n :])
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
