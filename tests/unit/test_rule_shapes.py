@@ -2028,3 +2028,14 @@ def test_a_party_named_after_a_negated_passive_may_not_act_and_holds_nothing() -
 )
 def test_what_to_do_instead_and_what_a_rule_insists_on_are_no_topics(rule: str, not_a_topic: str) -> None:
     assert not_a_topic not in words(rule)
+
+
+def test_hinting_is_a_verb_of_saying_and_its_object_the_topic() -> None:
+    assert "hint" not in words("Do not confirm or hint at unannounced supplier deals.")
+    holds_only("Never hint at unreleased product launches.",
+               "The unreleased launch of the new headset is set for May.", "Here's a hint: restart the app.")
+
+
+def test_copies_to_a_plural_the_dictionary_lacks_names_who_gets_them() -> None:
+    # "copies TO BLOGGERS": a recipient, not what the copies are of
+    assert "bloggers" not in labels("Don't promise free sample boxes or review copies to bloggers.")

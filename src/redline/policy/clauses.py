@@ -1450,8 +1450,11 @@ def after_frame(item: list[str]) -> list[str]:
             if item[i + 1] in ("for", "to", "on") and following not in _WH \
                     and (following in WORDS["closed"] or in_list("addressee", following)):
                 continue  # "questions for the team", "advice to retail customers"; not "info on WHERE …"
-            if item[i + 1] == "to" and part_of_speech(following) & {"NOUN", "ADJ"}:
-                continue  # "requests TO WITHDRAW" frames an act; "advice to X" names a recipient
+            if item[i + 1] == "to" and (part_of_speech(following) & {"NOUN", "ADJ"}
+                                        or not part_of_speech(following) and following.endswith("s")):
+                # "requests TO WITHDRAW" frames an act; "advice to X", "copies to BLOGGERS" (a
+                # plural the dictionary lacks) name a recipient
+                continue
             # "HARASSMENT complaints about another member", "ODOR-FREE claims for occupied
             # buildings": a noun or a compound that qualifies the frame noun names the topic too
             before = item[i - 1] if i > 0 else ""
