@@ -2039,3 +2039,10 @@ def test_hinting_is_a_verb_of_saying_and_its_object_the_topic() -> None:
 def test_copies_to_a_plural_the_dictionary_lacks_names_who_gets_them() -> None:
     # "copies TO BLOGGERS": a recipient, not what the copies are of
     assert "bloggers" not in labels("Don't promise free sample boxes or review copies to bloggers.")
+
+
+def test_after_a_routing_heading_a_case_that_any_opens_is_what_is_routed() -> None:
+    rule = "Flag leaks: anything revealing the lineup of next season's festival."
+    assert "lineup" in words(rule)
+    # "every …" after a routing says what is so, and stays the rule's reason
+    assert "facility" not in words("Flag allergy questions. Every kit is packed in a shared facility.")

@@ -73,6 +73,7 @@ _LIST_GOES_ON = frozenset({"or", "nor", "such as", "including", "like", "e.g.", 
                            "particularly", "notably"})
 _ITEM_MARKS = frozenset(",()/&")
 CONTAINER_DETS = frozenset({"any", "all", "every", "each"})
+_ANY = frozenset({"any", "anything", "anyone", "anybody"})
 # "escalate TO A supervisor", "hand off TO OUR team"; not "asks TO HAVE it removed"
 _DESTINATION_OPENERS = frozenset(
     "a an the our your their his her its my this that these those another someone somebody us them him".split()
@@ -405,7 +406,11 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # ("LEAVING can abandon it": a gerund is a subject, no imperative)
         routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
             and not clause[0].endswith("ing") and not _sends_on(clause[n:]) or _routed_passive(clause)
-        if forbids or routes:
+        # "Flag spoilers: ANYTHING revealing the plot …": after a routing, a case that a
+        # quantifier opens names what is routed
+        # ("EVERY kit is packed in …" says what is so)
+        case = bool(clause) and clause[0] in _ANY and bool(found[0]) and bool(phrase(found[0], 0, "escalate"))
+        if forbids or routes or case:
             stated.append(clause)
         elif not _tells_what_to_do(clause):
             rationale.append(clause)
