@@ -406,9 +406,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         # ("LEAVING can abandon it": a gerund is a subject, no imperative)
         routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
             and not clause[0].endswith("ing") and not _sends_on(clause[n:]) or _routed_passive(clause)
-        # "Flag spoilers: ANYTHING revealing the plot …": after a routing, a case that a
-        # quantifier opens names what is routed
-        # ("EVERY kit is packed in …" says what is so)
+        # "Flag spoilers: ANYTHING revealing the plot …": after a routing, a case that "any"
+        # opens names what is routed ("EVERY kit is packed in …" says what is so)
         case = bool(clause) and clause[0] in _ANY and bool(found[0]) and bool(phrase(found[0], 0, "escalate"))
         if forbids or routes or case:
             stated.append(clause)

@@ -362,8 +362,6 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 for w in words):
             continue  # "such as the abdomen FOR ARM-ONLY SENSORS": what qualifies the example
         if first.of_addressee:
-            if len(phrase) == 1 and _antecedent(first, words):
-                continue  # "Spain has ended the scheme. Never say a buyer qualifies for one": said of the scheme
             if len(phrase) == 1 and not first.weak and (not first.person or in_list("addressee", first.text)):
                 found.append((first, "a state of the person the rule is about"))  # "is a MINOR", "is a PATIENT here"
             continue
@@ -472,8 +470,9 @@ def _antecedent(verb: Word, words: list[Word]) -> list[Word]:
     "The association does not run PATROLS; flag drafts that organise one"): the first noun
     phrase of the nearest clause before that names a thing, not a person, in the pronoun's
     number; for "one", the first that no determiner opens, where there is one ("THE
-    association" is no patrol).
-    [] where the verb acts on no such pronoun, or the rule named nothing before it."""
+    association" is no patrol). A passive said of such a pronoun takes it the same way
+    ("Storm DAMAGE is excluded. Never say it's covered"). [] where the verb acts on no such
+    pronoun, or the rule named nothing before it of the pronoun's number."""
     if not verb.refers_back or not verb.of_addressee and any(not w.in_pp for w in _object(verb, words)):
         return []
     for clause in range(verb.clause - 1, -1, -1):
