@@ -2046,3 +2046,9 @@ def test_after_a_routing_heading_a_case_that_any_opens_is_what_is_routed() -> No
     assert "lineup" in words(rule)
     # "every …" after a routing says what is so, and stays the rule's reason
     assert "facility" not in words("Flag allergy questions. Every kit is packed in a shared facility.")
+
+
+def test_a_word_before_an_object_pronoun_is_a_verb_even_after_a_verb_of_saying() -> None:
+    # "share or SELL them": the list goes on with an act, which takes what "them" stands for
+    rule = "Our glaze recipes are trade secrets. Don't share or sell them."
+    assert "sell" not in labels(rule) and "sell + recipes" in labels(rule)

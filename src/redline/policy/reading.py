@@ -309,8 +309,10 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
     previous = item[i - 1] if i else ""
     following = item[i + 1] if i + 1 < len(item) else ""
     participle = token.endswith(("ing", "ed", "en")) and token not in lemmas(token) or _irregular_participle(token)
-    if _relative_verb(item, i):
-        word.verb, word.adjective = True, False  # "any draft that WAIVES them", "drafts that ORGANISE one"
+    if _relative_verb(item, i) or following in ("it", "them") and not determined and _back_reference(item, i + 1):
+        # "any draft that WAIVES them", "drafts that ORGANISE one", "don't share or SELL them":
+        # a word with an object pronoun after it is a verb
+        word.verb, word.adjective = True, False
         return word
     if (determined or previous in _OBJECT_OPENERS) and not participle:
         return word  # "a DEPLOY to production", "their full CARD number": after a determiner, a noun
