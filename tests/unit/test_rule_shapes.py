@@ -1961,11 +1961,14 @@ def test_a_routing_that_names_only_its_destination_routes_the_case_after_its_col
         ("Loyalty vouchers expire after a year. Agents must never extend them.", "extend + vouchers", "extend"),
         ("The cleaning surcharge is fixed; flag any reply that reduces it.", "reduces + surcharge", "reduces"),
         ("The club does not host tournaments; flag drafts that organise one.", "organise + tournaments", "organise"),
+        # the subject of a passive in what may not be said
+        ("Storm damage is excluded on the basic plan. Never say it's covered.", "covered + damage", "covered"),
+        ("Refund requests go to the billing team. Never tell a member one will be approved.", "refund", "approved"),
     ],
 )
-def test_a_pronoun_an_act_works_on_stands_for_what_the_rule_named_before(rule: str, topic: str, alone: str) -> None:
+def test_a_pronoun_stands_for_what_the_rule_named_before(rule: str, topic: str, alone: str) -> None:
     assert topic in labels(rule)
-    assert alone not in labels(rule)  # the act alone would hold every draft that extends, reduces, organises anything
+    assert alone not in labels(rule)  # the act alone would hold every draft that extends, reduces, is covered …
 
 
 def test_an_act_on_a_pronoun_holds_what_it_stands_for_and_not_every_act() -> None:
@@ -1992,18 +1995,6 @@ def test_a_plural_after_to_is_who_receives_not_an_infinitive() -> None:
     rule = "Do not quote freight rates to brokers or shippers."
     assert {"rates"} <= words(rule) and not {"brokers", "shippers"} & words(rule)
     holds_only(rule, "Our freight rate for that lane is $2.80 a mile.", "The broker emailed the signed load sheet.")
-
-
-@pytest.mark.parametrize(
-    ("rule", "topic", "alone"),
-    [
-        ("Storm damage is excluded on the basic plan. Never say it's covered.", "covered + damage", "covered"),
-        ("Refund requests go to the billing team. Never tell a member one will be approved.", "refund", "approved"),
-    ],
-)
-def test_what_is_done_to_a_pronoun_subject_is_said_of_what_it_stands_for(rule: str, topic: str, alone: str) -> None:
-    assert topic in labels(rule)
-    assert alone not in labels(rule)  # "covered" alone would hold every draft about cover
 
 
 def test_an_it_before_an_adjective_and_an_infinitive_stands_for_nothing_before() -> None:
