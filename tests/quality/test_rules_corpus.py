@@ -229,7 +229,13 @@ heldout-by (parcel carriers, energy suppliers, credit unions, supermarkets, vehi
 hotels; limits set by a number, an amount, a time or a count), scored blind; heldout-bz
 (public transport, airports, ports, rail freight, coach operators, cycling) and heldout-ca
 (arts and crafts, photography, music production, publishing, game studios, theatres), no
-set style, scored blind at the end of that round, ca then read for two misses.
+set style, scored blind at the end of that round, ca then read for two misses;
+heldout-cb (home blood draws, check cashing, mail forwarding, go-kart tracks, a taxpayer
+helpline, a coding bootcamp, glamping, a perfume shop; each rule states what is so and
+forbids saying otherwise: "Results take 2-3 business days. Don't promise them same-day.")
+and heldout-cd (organic certification, a wafer foundry, a planetarium, a football club, a
+meditation retreat, a wildfire information line, video on demand, hydrogen refuelling; no
+set style), scored blind at the start of the next round, cb then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -354,6 +360,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-by.jsonl", 0.96, 0.06, ()),
         ("heldout-bz.jsonl", 0.94, 0.16, ()),
         ("heldout-ca.jsonl", 0.88, 0.17, ()),
+        ("heldout-cb.jsonl", 0.90, 0.23, ()),
+        ("heldout-cd.jsonl", 0.86, 0.22, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -1614,6 +1614,47 @@ def test_a_sentence_of_what_is_so_before_a_prohibition_is_its_reason() -> None:
     assert {"numbers", "phone numbers"} & words(rule)
 
 
+@pytest.mark.parametrize(
+    ("rule", "fact_words", "draft"),
+    [
+        # a subject, "is"/"are" and what is so, with no determiner
+        ("Tile samples are ready within two business days; never promise same-hour samples.",
+         {"business", "days", "ready"}, "Sure, same-hour samples are fine for you."),
+        # a plural subject and its verb
+        ("Fence permits take three weeks. Never promise a permit by Friday.",
+         {"weeks", "take"}, "I can promise your permit by Friday."),
+        ("Quiet hours run 9pm to 8am - never tell guests a bonfire is fine at midnight.",
+         {"quiet", "hours"}, "A bonfire at midnight is fine, enjoy."),
+    ],
+)
+def test_what_is_so_said_of_a_bare_subject_before_a_prohibition_of_its_own_is_its_reason(
+    rule: str, fact_words: set[str], draft: str,
+) -> None:
+    assert not fact_words & words(rule)
+    g = gate(rule)
+    assert held(g, draft)
+    # what the fact says is what the agent is to say instead: a draft stating it is let through
+    assert not held(g, "That takes three weeks and we're ready within two business days; quiet hours run late.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Storage unit fees are estimates. Never quote them as final.",  # the prohibition's pronoun
+        "Storage unit fees are estimates. Don't share or publish them.",
+        "Storage unit fees are set by the owner. Don't give a discount on one.",
+    ],
+)
+def test_a_fact_that_a_later_pronoun_stands_for_stays_the_rules_topic(rule: str) -> None:
+    assert {"storage", "fees"} & words(rule)
+
+
+def test_a_case_sent_on_by_go_to_stays_stated_before_a_prohibition() -> None:
+    # "X go to the Y team" routes X, it does not say what is so
+    rule = "Lease transfers go to the leasing office. Agents do not approve transfers themselves."
+    assert {"lease", "transfers"} & words(rule) and "approve + transfers" in labels(rule)
+
+
 def test_an_adjective_on_the_person_acted_on_names_their_state() -> None:
     # "let PREGNANT guests in" is about guests who are pregnant, as "guests who are pregnant" is
     rule = "Do not let pregnant guests or guests with heart conditions into the haunted maze."

@@ -443,15 +443,33 @@ def _declares(clause: list[str]) -> bool:
         return False
     for i in range(1, min(len(clause) - 1, 5)):
         token, after = clause[i], clause[i + 1]
+        if token in _BE_FINITE:  # "Court mail IS forwarded sealed", "Mail scans ARE ready within a day"
+            return _names_a_thing(clause[:i])
         if token in WORDS["aux"]:
             return False
+        if token in lemmas(token) and "VERB" in part_of_speech(token) and _names_a_thing(clause[:i]) \
+                and clause[i - 1].endswith("s") and "NOUN" in part_of_speech(clause[i - 1]) and after != "to":
+            # (not "Cancellations GO TO the account team": a routing)
+            return True  # "Results TAKE 2-3 business days": a plural subject and its verb
         if "VERB" not in part_of_speech(token) or not token.endswith("s") or token in lemmas(token):
             continue
         subject = clause[0] in ("it", "he", "she") and i == 1 or clause[0] in _DETERMINERS and all(
             "NOUN" in part_of_speech(t) for t in clause[1:i])
-        return subject and (after in _DETERMINERS or after[:1].isalpha() and after not in WORDS["closed"]
-                            and part_of_speech(after) != {"VERB"})
+        if subject and (after in _DETERMINERS or after[:1].isalpha() and after not in WORDS["closed"]
+                        and part_of_speech(after) != {"VERB"}):
+            return True
     return False
+
+
+_BE_FINITE = frozenset({"is", "are", "was", "were"})
+
+
+def _names_a_thing(subject: list[str]) -> bool:
+    """Whether the words before a verb are a noun phrase ("mail SCANS", "the check HOLD"):
+    determiners, modifiers and a noun last, no pronoun or verb of its own."""
+    return bool(subject) and "NOUN" in part_of_speech(subject[-1]) and all(
+        t in _DETERMINERS or t[:1].isalnum() and t not in WORDS["closed"] and part_of_speech(t) != {"VERB"}
+        for t in subject)
 
 
 def _proposition(clause: list[str]) -> list[str]:
@@ -1098,6 +1116,11 @@ def _refers_back(rest: list[str]) -> bool:
     return 1 <= len(head) <= 3 and head[-1] in _POINTING_BACK
 
 
+_STANDS_FOR = frozenset({"it", "them", "they", "one"})
+# prepositions whose pronoun is a thing ("a brand OF it", "a discount ON one"; not "TO them", "wait FOR them")
+_OF_A_THING = frozenset({"of", "on", "about", "from", "in"})
+# what opens a clause said to someone ("tell them THAT …", "tell them THE ship …")
+_CLAUSE_OPENERS = frozenset("that to the a an your their our this it they we you he she there".split())
 # a demonstrative for what the rule said (not "it", which names a thing: "agent can't raise IT")
 _POINTING_BACK = frozenset({"that", "this", "so"})
 
@@ -1110,6 +1133,18 @@ def _names_its_own(clause: list[str]) -> bool:
     if not n:
         return False  # "escalate to ops": a routing sends the heading's case on
     rest = clause[opens + n + 1 :]  # past the directive and the verb it governs, up to a comma
+    # "Never quote THEM as final", "don't share or sell THEM", "never say THEY meet on
+    # weekends", "don't tell them IT's okay", "Don't recommend a brand OF IT": what it names
+    # is before (not "never tell PATIENTS they can eat …", "tell THEM THE ship will wait")
+    if any(rest[k] in _OF_A_THING and rest[k + 1] in _STANDS_FOR for k in range(len(rest) - 1)):
+        return False
+    for k, token in enumerate(rest):
+        told = k == 0 and token == "them" and rest[1:2] and rest[1] in _CLAUSE_OPENERS
+        if token in _STANDS_FOR and not told:
+            return False
+        if _content(token) and "NOUN" in part_of_speech(token) and (
+                "VERB" not in part_of_speech(token) or k and rest[k - 1] in _DETERMINERS | {"a", "an"}):
+            break  # the first thing it names (not "don't share or SELL them")
     rest = rest[: rest.index(",")] if "," in rest else rest
     return any(_content(t) and t not in _POINTING_BACK and t not in ("yes", "no") and "NOUN" in part_of_speech(t)
                for t in rest)
