@@ -2084,3 +2084,12 @@ def test_a_word_before_an_object_pronoun_is_a_verb_even_after_a_verb_of_saying()
     # "share or SELL them": the list goes on with an act, which takes what "them" stands for
     rule = "Our glaze recipes are trade secrets. Don't share or sell them."
     assert "sell" not in labels(rule) and "sell + recipes" in labels(rule)
+
+
+@pytest.mark.parametrize("connective", ["Also never", "And never", "In particular, don't", "Specifically never", "Above all, never"])
+def test_a_later_sentence_a_connective_opens_before_its_directive_states_more_of_the_rule(connective: str) -> None:
+    rule = f"Don't give tax advice. {connective} tell a client their home office is deductible."
+    assert "deductible" in words(rule)
+    holds_only(rule, "Good news: your home office is deductible.", "Please keep your receipts for the accountant.")
+    # a sentence with a subject of its own before "not" is what is so, not a directive
+    assert "accountants" not in words("Don't give tax advice. We are not accountants.")

@@ -584,6 +584,8 @@ def _without_intensifiers(written: list[str]) -> list[str]:
         if n:
             if out and out[-1] == "," and i + n < len(written) and written[i + n] == ",":
                 out.pop()  # ", under any circumstances," : both commas go
+            elif (not out or out[-1] in _CLAUSE_END) and written[i + n : i + n + 1] == [","]:
+                n += 1  # "In particular, don't …": the comma after one that opens a sentence
             i += n
             continue
         out.append(written[i])
@@ -628,8 +630,17 @@ def _directive(clause: list[str]) -> tuple[int, int]:
     opens = bound_party(clause)
     if opens < len(clause) - 1 and clause[opens] in _PLEASE and clause[opens + 1] not in POSITIVE_DIRECTIVES:
         opens += 1  # "pls never …": the directive after the please
+    for k in (1, 2):  # "ALSO never …", "AND never …", "SPECIFICALLY don't …": a connective before it
+        if all(t in _CONNECTIVES or part_of_speech(t) == {"ADV"} and not phrase_at([t], 0, "directive")
+               for t in clause[opens : opens + k]) \
+                and phrase_at(clause, opens + k, "directive"):
+            opens += k
+            break
     n = phrase_at(clause, opens, "directive")
     return opens, n if n and " ".join(clause[opens : opens + n]) not in POSITIVE_DIRECTIVES else 0
+
+
+_CONNECTIVES = frozenset({"and", "but", "or", "nor", "plus", "then", "so"})
 
 
 def _forbids(clause: list[str]) -> bool:
