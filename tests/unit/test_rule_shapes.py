@@ -2093,3 +2093,15 @@ def test_a_later_sentence_a_connective_opens_before_its_directive_states_more_of
     holds_only(rule, "Good news: your home office is deductible.", "Please keep your receipts for the accountant.")
     # a sentence with a subject of its own before "not" is what is so, not a directive
     assert "accountants" not in words("Don't give tax advice. We are not accountants.")
+
+
+def test_a_condition_inside_the_subject_of_what_is_said_ends_where_its_verb_comes() -> None:
+    # "orders placed AFTER 2PM will ship the same day": the phrase sits in the subject; what
+    # is said of it ("will ship the same day") is the topic, not cut as part of the condition
+    rule = "Never tell a customer that orders placed after 2pm will ship the same day."
+    assert "ship + day" in labels(rule) or "orders + ship" in labels(rule)
+    holds_only(rule, "Good news, your order will ship the same day.", "Thanks for being a loyal customer.")
+    # where the clause's verb came before the condition, the condition still ends the rule
+    assert "received" not in words("Never say that we ship orders before payment is received.")
+    # a relative clause ("replies THAT refund …") is no clause said
+    assert "started" not in words("Flag replies that refund tickets after the showtime has started.")

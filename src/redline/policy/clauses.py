@@ -1413,6 +1413,11 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 opener = next((j for j in range(i + 2, min(i + 8, len(tokens_))) if tokens_[j] in _OBJECT_CLAUSES), None)
                 if opener is not None:
                     return tokens_[:i] + cut(tokens_[opener:], escalating)
+            predicate = _predicate_after_subject(tokens_, i)
+            if predicate:
+                # "say that produce grown DURING the transition period MAY BE SOLD as organic":
+                # the phrase sits in the subject of what is said, whose verb comes after it
+                return tokens_[:i] + cut(tokens_[predicate:], escalating)
             close = next((j for j in range(i + 1, min(i + 5, len(tokens_))) if tokens_[j] == ","), None)
             if tokens_[i - 1] == "," and close is not None and close + 1 < len(tokens_):
                 # "Escalate, WHERE POSSIBLE, any refund …": an aside between commas
@@ -1445,6 +1450,34 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                     return tokens_[:i]
                 return tokens_[:i] + cut(tokens_[resume:], escalating)
     return tokens_
+
+
+# conditions that may be a preposition before a noun phrase ("DURING the transition period")
+_PREPOSITIONAL_CUTS = frozenset({"during", "before", "after", "without", "until", "till", "outside"})
+_PRONOUN_SUBJECTS = frozenset("we they you it he she i".split())
+
+
+def _predicate_after_subject(tokens_: list[str], i: int) -> int:
+    """Where the verb of a clause that "that" opens resumes after a prepositional phrase
+    in its subject ("that produce grown DURING the transition period MAY be sold"), or 0
+    where the phrase at `i` is no such thing: the clause's verb came before it ("that we
+    ship orders before payment"), or no modal or auxiliary follows the phrase's noun."""
+    if tokens_[i] not in _PREPOSITIONAL_CUTS or "that" not in tokens_[:i]:
+        return 0
+    start = i - tokens_[:i][::-1].index("that")  # the token after the last "that" before it
+    subject, said = tokens_[start:i], tokens_[start - 2] if start > 1 else ""
+    if not (_someone(said) or (in_list("framing", said) or in_list("tell", said)) and said in lemmas(said)):
+        return 0  # "flag REPLIES THAT refund tickets after …": a relative clause, no clause said
+    if not subject or any(t in MODALS or t in WORDS["aux"] or t in (",", "and", "or") for t in subject) \
+            or part_of_speech(subject[0]) == {"VERB"} or subject[0] in _PRONOUN_SUBJECTS \
+            or any(t in OBJECT_OPENERS for t in subject[1:]):
+        return 0  # "that product PASSED THE test before …": the clause's verb came before
+    for j in range(i + 1, min(i + 8, len(tokens_))):
+        if tokens_[j] in MODALS or tokens_[j] in WORDS["aux"]:
+            return j if j > i + 1 else 0
+        if tokens_[j] == "," or tokens_[j] in _PRONOUN_SUBJECTS:
+            return 0
+    return 0
 
 
 def _routes_only_to(clause: list[str]) -> bool:
