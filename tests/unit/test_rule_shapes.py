@@ -2105,3 +2105,37 @@ def test_a_condition_inside_the_subject_of_what_is_said_ends_where_its_verb_come
     assert "received" not in words("Never say that we ship orders before payment is received.")
     # a relative clause ("replies THAT refund …") is no clause said
     assert "started" not in words("Flag replies that refund tickets after the showtime has started.")
+
+
+def test_what_a_fact_says_beyond_the_thing_a_later_pronoun_takes_is_no_topic() -> None:
+    # the pronoun takes the fact's subject into the rule; the rest of the fact is what the
+    # agent may say ("are set in the contract"), so a draft saying it is let through
+    rule = "Cancellation fees are set in the lease. Never waive one."
+    assert {"set", "lease"}.isdisjoint(words(rule))
+    assert "cancellation + fees" in labels(rule)
+    holds_only(rule, "We'll waive the cancellation fee this time.", "Everything else is set in the lease you signed.")
+    # with no pronoun pointing back, the fact is the rule itself and keeps its words
+    assert "lease" in words("Cancellation fees are set in the lease.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "draft"),
+    [
+        ("Gym passes expire after a year. Don't say they last forever.", "Your gym passes last forever."),
+        ("Swim lessons run on weekdays. Never say they meet on Sundays.", "Good news: the swim lessons meet on Sundays now."),
+    ],
+)
+def test_they_after_a_verb_of_saying_stands_for_what_the_rule_named_before(rule: str, draft: str) -> None:
+    g = gate(rule)
+    assert held(g, draft)
+    # what the first sentence says is what the agent is to say instead
+    assert not held(g, "They expire after a year and run on weekdays.")
+    # after a person told, "they" is that person ("tell members THEY can …")
+    assert "members" not in words("Never tell members they can bring guests.")
+
+
+def test_the_verb_of_a_fact_before_a_rule_is_read_as_a_verb_not_a_noun_of_its_subject() -> None:
+    # "Swim lessons RUN on weekdays": the plural subject and its verb, not one noun phrase
+    rule = "Swim lessons run on weekdays. Never say they meet on Sundays."
+    assert "meet + lessons" in labels(rule) or "meet + swim" in labels(rule)
+    assert "lessons + run" not in labels(rule) and "swim + run" not in labels(rule)

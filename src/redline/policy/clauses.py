@@ -19,6 +19,7 @@ from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
     "CONTAINER_DETS", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut", "cut_at",
+    "declares", "fact_verb",
     "disclosure_verbs", "in_list",
     "items", "phrase", "rule_clauses", "tokens",
 ]
@@ -358,7 +359,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     if len(found) > 1 and _permits(found[0]) and any(map(_forbids, found[1:])):
         found = found[1:]  # "You can share general pricing; never quote a final bill": what is allowed is no topic
     reason: list[str] = []
-    if len(found) > 1 and _declares(found[0]) and any(_forbids(c) and _names_its_own(c) for c in found[1:]):
+    if len(found) > 1 and declares(found[0]) and any(_forbids(c) and _names_its_own(c) for c in found[1:]):
         # "Our forge throws sparks. Never agree to hot shoe a horse in a straw barn": what is
         # so, before a sentence that forbids a thing of its own, is the rule's reason
         reason, found = found[0], found[1:]
@@ -432,33 +433,52 @@ _DEONTIC = frozenset(
 _DETERMINERS = frozenset("the our your their its this that these those each every".split())
 
 
-def _declares(clause: list[str]) -> bool:
-    """Whether a clause says what is so, with a subject that a determiner or a pronoun
-    opens and a present verb with its object ("OUR FORGE THROWS sparks", "THE WIND DECIDES
-    the day", "IT TAKES five days"): a sentence that states no rule. A subject with no
-    determiner is left alone, since a heading of nouns reads the same ("phone NUMBERS stay
-    private"), as is a clause of duty, limit or case (`_DEONTIC`) and a routing."""
-    if len(clause) < 3 or any(t in _DEONTIC for t in clause) or _permits(clause) \
-            or any(phrase(clause, k, "escalate") for k in range(len(clause))):
-        return False
+def declares(clause: list[str]) -> bool:
+    """Whether a clause says what is so (`fact_verb`): a sentence that states no rule."""
+    return bool(fact_verb(clause))
+
+
+def fact_verb(clause: list[str]) -> int:
+    """Where the verb of a clause that says what is so stands, or 0 where it says no such
+    thing: a subject and a present verb ("OUR FORGE THROWS sparks", "IT TAKES five days",
+    "Hot tub CLOSES at 10pm", "Results TAKE 2-3 business days"), or a subject, "is"/"are"
+    and what is so ("Mail scans ARE ready within a day"). Not a clause of duty, limit or
+    case (`_DEONTIC`: "phone numbers stay PRIVATE"), a permission or a routing
+    ("Cancellations GO TO the account team")."""
+    at = _fact_verb(clause)
+    if at and any(phrase(clause, k, "escalate") for k in range(at, len(clause))):
+        return 0  # "… ARE ESCALATED to a lead", "… FORWARD it to billing": a routing (not "gym PASSES expire")
+    return at
+
+
+def _fact_verb(clause: list[str]) -> int:
+    """`fact_verb` before the check for a routing after the verb."""
+    if len(clause) < 3 or any(t in _DEONTIC for t in clause) or _permits(clause) or phrase(clause, 0, "escalate"):
+        return 0
     for i in range(1, min(len(clause) - 1, 5)):
         token, after = clause[i], clause[i + 1]
         if token in _BE_FINITE:  # "Court mail IS forwarded sealed", "Mail scans ARE ready within a day"
-            return _names_a_thing(clause[:i])
+            return i if _names_a_thing(clause[:i]) else 0
         if token in WORDS["aux"]:
-            return False
-        if token in lemmas(token) and "VERB" in part_of_speech(token) and _names_a_thing(clause[:i]) \
-                and clause[i - 1].endswith("s") and "NOUN" in part_of_speech(clause[i - 1]) and after != "to":
-            # (not "Cancellations GO TO the account team": a routing)
-            return True  # "Results TAKE 2-3 business days": a plural subject and its verb
-        if "VERB" not in part_of_speech(token) or not token.endswith("s") or token in lemmas(token):
+            return 0
+        if "VERB" not in part_of_speech(token) or not _names_a_thing(clause[:i]) and not (
+                clause[0] in ("it", "he", "she") and i == 1):
             continue
-        subject = clause[0] in ("it", "he", "she") and i == 1 or clause[0] in _DETERMINERS and all(
-            "NOUN" in part_of_speech(t) for t in clause[1:i])
-        if subject and (after in _DETERMINERS or after[:1].isalpha() and after not in WORDS["closed"]
-                        and part_of_speech(after) != {"VERB"}):
-            return True
-    return False
+        if token in lemmas(token):
+            if clause[i - 1].endswith("s") and "NOUN" in part_of_speech(clause[i - 1]) and after != "to":
+                return i  # "Results TAKE 2-3 business days": a plural subject and its verb
+            continue
+        if not token.endswith("s"):
+            continue
+        # "OUR FORGE throws sparks": after a determiner, an object may follow; after a bare
+        # noun ("Check-in OPENS at 4pm") only a preposition or a number, as a heading of
+        # nouns reads the same otherwise ("account HOLDS"…)
+        determined = clause[0] in ("it", "he", "she") or clause[0] in _DETERMINERS
+        if determined and (after in _DETERMINERS or after[:1].isalpha() and after not in WORDS["closed"]
+                           and part_of_speech(after) != {"VERB"}) \
+                or after in WORDS["preposition"] or after[:1].isdigit():
+            return i
+    return 0
 
 
 _BE_FINITE = frozenset({"is", "are", "was", "were"})

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from redline.policy.clauses import (
     CONTAINER_DETS, MODALS as _MODALS, OBJECT_OPENERS as _OBJECT_OPENERS, POSITIVE_DIRECTIVES, after_frame,
-    bound_party, cut, in_list, items, phrase, rule_clauses,
+    bound_party, cut, fact_verb, in_list, items, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import PERSON_SUFFIXES, agent_base, is_agent, is_person, lemmas, part_of_speech, zipf
@@ -99,6 +99,7 @@ class Word:
     acronym: bool = False  # written in capitals ("an interest rate or APR"): a name complete in itself
     preposition: str = ""  # the one it stands after, when `in_pp`
     refers_back: str = ""  # a verb whose object is a pronoun for what came before ("waive IT", "organise ONE")
+    fact: bool = False  # of a first sentence that says what is so ("Results TAKE 2-3 DAYS. Don't promise them …")
 
     @property
     def weak(self) -> bool:
@@ -351,6 +352,15 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
 _BACK_REFERENCES = frozenset({"it", "them", "one"})
 
 
+def _said_of_them(item: list[str], i: int) -> bool:
+    """Whether item[i] follows a "they" that a verb of saying (or its "that") governs
+    directly, with no one told between: "say THEY last", "claim that THEY meet"."""
+    if i < 2 or item[i - 1] != "they":
+        return False
+    k = i - 3 if item[i - 2] == "that" and i >= 3 else i - 2
+    return in_list("framing", item[k]) and not in_list("tell", item[k]) or item[k] in ("say", "says", "said")
+
+
 def _back_reference(item: list[str], i: int) -> str:
     """The pronoun at item[i] when it is the object of the verb before it and stands for
     something named earlier ("never waive IT", "flag drafts that organise ONE"); not a
@@ -400,6 +410,7 @@ class _State:
     informing: bool = False  # … and the verb only informs ("advise", "warn"; not "offer", "give")
     preposition: str = ""  # the preposition of the phrase the last item ended in
     back_subject: str = ""  # "never say IT is covered": a pronoun for what came before is the subject
+    fact_verb: str = ""  # the verb of a first sentence that says what is so ("Results TAKE 2-3 days")
 
 
 def read(rule: str) -> tuple[list[Word], list[str]]:
@@ -407,6 +418,7 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
     stated, rationale = rule_clauses(rule)
     words: list[Word] = []
     state = _State(verb_place=False)
+    facts = fact_verb(stated[0]) if len(stated) > 1 else 0  # "Results TAKE 2-3 days. Don't promise them …"
     for number, clause in enumerate(stated):
         imperative = forbids = False
         clause = clause[bound_party(clause):]
@@ -429,11 +441,16 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
             while len(clause) > 1 and clause[0] in ("and", "or", ",") and (n := phrase(clause, 1, "escalate")):
                 clause = clause[1 + n :]  # "flag AND FORWARD to the banding office": one routing
         state = _State(verb_place=imperative, np_count=state.np_count)
+        if number == 0 and facts:
+            state.fact_verb = stated[0][facts]  # read as the verb it is, not a noun of the subject's phrase
         # (a subject routed after it, "any shipment TO a sanctioned country goes to
         # compliance", had its destination read already: a "to" in it is its own)
         for index, (splitter, raw) in enumerate(items(cut(clause, escalating and routed is None))):
             _read_item(words, state, number, index, splitter, raw, escalating)
     _coordinated_modifiers(words)
+    if facts:
+        for w in words:
+            w.fact = w.clause == 0
     if written := _acronyms(rule):
         for w in words:
             w.acronym = w.text in written
@@ -681,13 +698,23 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         if role == "content":
             token = item[i]
             following = item[i + 1] if i + 1 < len(item) else ""
-            w = _word(token, item, i, state.verb_place or state.predicating and not phrase, determiner)
+            forced = token == state.fact_verb
+            w = _word(token, item, i, state.verb_place or state.predicating and not phrase or forced, determiner)
+            if forced:
+                state.fact_verb = ""
             if passive:
                 w.verb, w.light, w.attribute = True, False, False  # "been REPORTED": the act, not a kind of talk
             if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
                 w.text, n = f"{token} {following}", 2  # "laid OFF", "fail OVER": one unit
             if w.verb and not in_list("tell", token):
                 w.refers_back = _back_reference(item, i + n)
+            said_of_them = _said_of_them(item, i) and "VERB" in part_of_speech(token)
+            if said_of_them:
+                # "Race credits expire after a year. Don't say THEY LAST forever": "they" right
+                # after a verb of saying (no one told) stands for what the rule named before,
+                # and what follows it is said of that
+                w.verb, w.refers_back = True, "them"
+                w.light = w.adjective = w.attribute = False
             if state.predicating and state.of_addressee and state.back_subject:
                 # "never say it's COVERED", "one will be PAID": what is done to what the
                 # pronoun stands for (not "it's SAFE to stay", "it's OKAY": a state, an act)
@@ -701,7 +728,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             w.bare = w.verb and i + n == len(item)
             w.determined = phrase[0].determined if phrase else determiner
             w.predicate = state.predicating and not state.of_addressee
-            w.of_addressee = state.predicating and state.of_addressee
+            w.of_addressee = state.predicating and state.of_addressee or said_of_them
             w.person = not w.verb and is_person(w.text)
             w.agent = not w.verb and is_agent(w.text)
             if w.verb and not phrase and i == 0 and state.predicate_list and splitter in ("or", "and", "nor"):
@@ -776,7 +803,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 state.of_addressee = False  # "their CLAIM is approved"
             elif not seen_content and not state.predicating and not _after_relative(item, i):
                 state.of_addressee = True  # "applicants who ARE homeless", "they are eligible"
-                state.back_subject = item[i - 1] if i and item[i - 1] in ("it", "one") else ""
+                state.back_subject = item[i - 1] if i and item[i - 1] in ("it", "one") else \
+                    "them" if _said_of_them(item, i) else ""  # "never say THEY can be refunded"
             state.predicating, state.acts = True, False
         elif role in ("relative", "addressee"):
             state.of_addressee = state.of_addressee or not seen_content

@@ -589,8 +589,11 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
     """The rule's topics; with `weak`, its only noun where nothing else stands (none
     where a built-in detector guards what the rule names: "collect SSNs over CHAT")."""
     topics: dict[tuple[str, ...], tuple[str, bool, tuple[str, ...]]] = {}
+    background = _background(words)
 
     def add(units: tuple[str, ...], why: str, *of: Word) -> None:
+        if any(id(w) in background for w in of):
+            return
         units = tuple(dict.fromkeys(u for u in units if u))
         if units and units not in topics and units[::-1] not in topics and len(topics) < _MAX_TOPICS:
             money = tuple(w.text for w in of if w.text in units and _names_money(w))
@@ -651,6 +654,14 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
             if fallback(w):
                 add(_units(w), why, w)
     return tuple(Topic(units, why, negative, money) for units, (why, negative, money) in topics.items())
+
+
+def _background(words: list[Word]) -> set[int]:
+    """The words of a first sentence that says what is so, when a later one's pronoun stands
+    for its subject ("Results TAKE 2-3 BUSINESS DAYS. Don't promise THEM same-day"): the
+    pronoun takes the subject into the rule, and the rest says what the agent may say."""
+    taken = {w.np for verb in words if verb.clause > 0 for w in _antecedent(verb, words) if w.fact}
+    return {id(w) for w in words if w.fact and w.np not in taken} if taken else set()
 
 
 def _agent_verb(noun: str) -> str | None:
