@@ -235,7 +235,12 @@ helpline, a coding bootcamp, glamping, a perfume shop; each rule states what is 
 forbids saying otherwise: "Results take 2-3 business days. Don't promise them same-day.")
 and heldout-cd (organic certification, a wafer foundry, a planetarium, a football club, a
 meditation retreat, a wildfire information line, video on demand, hydrogen refuelling; no
-set style), scored blind at the start of the next round, cb then read.
+set style), scored blind at the start of the next round, cb then read; heldout-ce
+(a cycle-tracking app, sign language interpreting, stamp auctions, ostomy supplies, a
+makerspace, a falconry centre, ambulance billing, an anti-doping line) and heldout-cf
+(hyperbaric oxygen, title loans, refrigerated trucking, a water park, a land registry,
+spray foam insulation, 3D printer support, a birth center), no set style, scored blind
+later in that round.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -362,6 +367,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-ca.jsonl", 0.88, 0.17, ()),
         ("heldout-cb.jsonl", 0.90, 0.23, ()),
         ("heldout-cd.jsonl", 0.86, 0.22, ()),
+        ("heldout-ce.jsonl", 0.85, 0.26, ()),
+        ("heldout-cf.jsonl", 0.94, 0.18, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -2139,3 +2139,14 @@ def test_the_verb_of_a_fact_before_a_rule_is_read_as_a_verb_not_a_noun_of_its_su
     rule = "Swim lessons run on weekdays. Never say they meet on Sundays."
     assert "meet + lessons" in labels(rule) or "meet + swim" in labels(rule)
     assert "lessons + run" not in labels(rule) and "swim + run" not in labels(rule)
+
+
+def test_a_frame_noun_after_the_act_and_its_object_does_not_drop_them() -> None:
+    # "… because of the RISK OF injury": the frame names the reason, after the rule's own act
+    rule = "Never book pregnant guests onto climbing sessions because of the risk of injury."
+    assert "pregnant" in words(rule)
+    assert held(gate(rule), "I've booked you onto climbing while you're pregnant.")
+    # a frame that opens the item, or follows a container or the person told, still frames it
+    assert "self + harm" in labels("Flag any mention of self-harm.")
+    assert "arson" in words("Flag any claim showing signs of arson.")
+    assert "property + value" in labels("Never give a client an opinion on property value.")

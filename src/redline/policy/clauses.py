@@ -1547,8 +1547,16 @@ def after_frame(item: list[str]) -> list[str]:
         # request THAT exceeds …", a relative clause)
         that = item[i + 1] == "that" and in_list("frame", item[i]) and item[i + 2] in WORDS["closed"] \
             and (i == 0 or item[i - 1] in WORDS["closed"])  # a noun ("ANY statement"), not "a renter REPORTS that"
-        if (that or item[i + 1] in _FRAME_PREPOSITIONS) and (in_list("frame", item[i]) or _act_of_saying(item[i]) and all(
-                t in WORDS["closed"] or in_list("framing", t) for t in item[:i])):  # not "waive the vaccination REQUIREMENT for"
+        opens = all(t in WORDS["closed"] or in_list("framing", t) for t in item[:i])
+        # (a frame noun may have one word that qualifies it before it, "HARASSMENT complaints
+        # about …"; not the act and its object: "book pregnant guests onto sessions because of
+        # the RISK OF infection")
+        act = 1 if item and "VERB" in part_of_speech(item[0]) else 0  # "EMAIL a copy of …": the act itself
+        opens_qualified = not CONTAINER_DETS.isdisjoint(item[:i]) or all(  # "any CLAIM showing signs of"
+            t in WORDS["closed"] or in_list("framing", t) or phrase_at([t], 0, "escalate") or _someone(t)
+            for t in item[act : max(i - 1, 0)])  # ("give a CLIENT an opinion on …": the person told)
+        if (that or item[i + 1] in _FRAME_PREPOSITIONS) and (in_list("frame", item[i]) and opens_qualified or _act_of_saying(
+                item[i]) and opens):  # not "waive the vaccination REQUIREMENT for"
             following = item[i + 2]
             if item[i + 1] in ("for", "to", "on") and following not in _WH \
                     and (following in WORDS["closed"] or in_list("addressee", following)):
