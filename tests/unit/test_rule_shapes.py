@@ -2132,6 +2132,8 @@ def test_they_after_a_verb_of_saying_stands_for_what_the_rule_named_before(rule:
     assert not held(g, "They expire after a year and run on weekdays.")
     # after a person told, "they" is that person ("tell members THEY can …")
     assert "members" not in words("Never tell members they can bring guests.")
+    # a passive said of such a "they" pairs with what it stands for, as one said of "it" does
+    assert "refunded + passes" in labels("Gym passes expire after a year. Never say they are refunded.")
 
 
 def test_the_verb_of_a_fact_before_a_rule_is_read_as_a_verb_not_a_noun_of_its_subject() -> None:

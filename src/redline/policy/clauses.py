@@ -471,7 +471,7 @@ def _fact_verb(clause: list[str]) -> int:
         if not token.endswith("s"):
             continue
         # "OUR FORGE throws sparks": after a determiner, an object may follow; after a bare
-        # noun ("Check-in OPENS at 4pm") only a preposition or a number, as a heading of
+        # noun ("Hot tub CLOSES at 10pm") only a preposition or a number, as a heading of
         # nouns reads the same otherwise ("account HOLDS"…)
         determined = clause[0] in ("it", "he", "she") or clause[0] in _DETERMINERS
         if determined and (after in _DETERMINERS or after[:1].isalpha() and after not in WORDS["closed"]
@@ -1151,7 +1151,7 @@ _STANDS_FOR = frozenset({"it", "them", "they", "one"})
 # prepositions whose pronoun is a thing ("a brand OF it", "a discount ON one"; not "TO them", "wait FOR them")
 _OF_A_THING = frozenset({"of", "on", "about", "from", "in"})
 # what opens a clause said to someone ("tell them THAT …", "tell them THE ship …")
-_CLAUSE_OPENERS = frozenset("that to the a an your their our this it they we you he she there".split())
+_TOLD_OPENERS = frozenset("that to the a an your their our this it they we you he she there".split())
 # a demonstrative for what the rule said (not "it", which names a thing: "agent can't raise IT")
 _POINTING_BACK = frozenset({"that", "this", "so"})
 
@@ -1170,7 +1170,7 @@ def _names_its_own(clause: list[str]) -> bool:
     if any(rest[k] in _OF_A_THING and rest[k + 1] in _STANDS_FOR for k in range(len(rest) - 1)):
         return False
     for k, token in enumerate(rest):
-        told = k == 0 and token == "them" and rest[1:2] and rest[1] in _CLAUSE_OPENERS
+        told = k == 0 and token == "them" and rest[1:2] and rest[1] in _TOLD_OPENERS
         if token in _STANDS_FOR and not told:
             return False
         if _content(token) and "NOUN" in part_of_speech(token) and (

@@ -804,7 +804,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             elif not seen_content and not state.predicating and not _after_relative(item, i):
                 state.of_addressee = True  # "applicants who ARE homeless", "they are eligible"
                 state.back_subject = item[i - 1] if i and item[i - 1] in ("it", "one") else \
-                    "them" if _said_of_them(item, i) else ""  # "never say THEY can be refunded"
+                    "them" if _said_of_them(item, i) else ""  # "never say THEY are refunded"
             state.predicating, state.acts = True, False
         elif role in ("relative", "addressee"):
             state.of_addressee = state.of_addressee or not seen_content

@@ -658,7 +658,7 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
 
 def _background(words: list[Word]) -> set[int]:
     """The words of a first sentence that says what is so, when a later one's pronoun stands
-    for its subject ("Results TAKE 2-3 BUSINESS DAYS. Don't promise THEM same-day"): the
+    for its subject ("Early termination fees ARE SET IN THE CONTRACT. Never waive ONE"): the
     pronoun takes the subject into the rule, and the rest says what the agent may say."""
     taken = {w.np for verb in words if verb.clause > 0 for w in _antecedent(verb, words) if w.fact}
     return {id(w) for w in words if w.fact and w.np not in taken} if taken else set()
