@@ -83,9 +83,10 @@ _DESTINATION_OPENERS = frozenset(
 # words that open the clause a verb of saying governs, which may follow them
 _EXCEPTED = frozenset({"other than", "except", "apart from", "besides", "outside"})
 _OBJECT_CLAUSES = frozenset({"whether", "that", "what", "which", "how"})
+_PRONOUN_SUBJECTS = frozenset("we they you it he she i".split())
 # "so" before the subject of a clause opens its purpose or result ("so THE team can
 # review it", "so WE can check"): the rule's reason, as "so that" is
-_CLAUSE_SUBJECTS = _DESTINATION_OPENERS | frozenset("we they you it he she i".split())
+_CLAUSE_SUBJECTS = _DESTINATION_OPENERS | _PRONOUN_SUBJECTS
 # "Hand off to a human WHEN a customer disputes a charge": after a destination that opens
 # the rule, the condition is what the rule escalates, as in "Escalate when …"
 _TRIGGERS = frozenset({"when", "whenever", "if", "once", "where"})
@@ -1174,7 +1175,7 @@ def _names_its_own(clause: list[str]) -> bool:
         if token in _STANDS_FOR and not told:
             return False
         if _content(token) and "NOUN" in part_of_speech(token) and (
-                "VERB" not in part_of_speech(token) or k and rest[k - 1] in _DETERMINERS | {"a", "an"}):
+                "VERB" not in part_of_speech(token) or k and rest[k - 1] in OBJECT_OPENERS):
             break  # the first thing it names (not "don't share or SELL them")
     rest = rest[: rest.index(",")] if "," in rest else rest
     return any(_content(t) and t not in _POINTING_BACK and t not in ("yes", "no") and "NOUN" in part_of_speech(t)
@@ -1474,7 +1475,6 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
 
 # conditions that may be a preposition before a noun phrase ("DURING the transition period")
 _PREPOSITIONAL_CUTS = frozenset({"during", "before", "after", "without", "until", "till", "outside"})
-_PRONOUN_SUBJECTS = frozenset("we they you it he she i".split())
 
 
 def _predicate_after_subject(tokens_: list[str], i: int) -> int:
