@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -134,6 +135,19 @@ def test_a_quoted_term_is_attributed():
 def test_a_possessive_last_month_is_not_a_time_cue():
     assert statuses("I had chest pain last month", "chest pain") == {HISTORICAL}
     assert statuses("We refunded last month's fee", "refunded") == set()
+
+
+def test_a_year_is_a_past_only_when_it_is_before_this_one() -> None:
+    """"in 2019" tells a past; "in 2032" said now tells what will happen, and a room
+    number reads as a year: set aside as history, a red-line hit would go through."""
+    year = time.gmtime().tm_year
+    assert statuses(f"I had chest pain in {year - 3}.", "chest pain") == {HISTORICAL}
+    assert statuses(f"The chest pain started during {year - 1}", "chest pain") == {HISTORICAL}
+    assert statuses(f"That asteroid is going to hit Earth in {year + 6}.", "asteroid") == set()
+    assert statuses(f"The site will close in {year}.", "site will close") == set()
+    assert statuses(f"Your warranty runs until March {year + 1}.", "warranty") == set()
+    assert statuses(f"Your warranty ran out in March {year - 2}.", "warranty") == {HISTORICAL}
+    assert statuses("The guest you asked about is in 9112.", "guest") == set()
 
 
 def test_cues_name_the_trigger_words_and_their_span_in_priority_order():

@@ -33,6 +33,7 @@ masks (the statuses it stops, those it sets) unless a phrase has a word window.
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from importlib import resources
@@ -96,8 +97,11 @@ _Phrase = tuple[list[_Entry], list[_Entry], bool, tuple[_Code, _Code]]
 _Literal = tuple[str, _Phrase, bool]
 
 
-def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.AhoCorasick, list[_Literal]]:
-    """Read the trigger table: one automaton for word phrases, one for the literal rest.
+def _load() -> tuple[
+    ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.AhoCorasick, list[_Literal], frozenset[int]
+]:
+    """Read the trigger table: one automaton for word phrases, one for the literal rest,
+    and the indexes of the word phrases that end in a year ("in 0000").
 
     Each phrase gets two entry lists, one for when it stands before the hit (stops and
     forward triggers) and one for after it (stops and backward triggers).
@@ -139,6 +143,7 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
             slot[1].extend(after)
             slot[2].append(category in ("pseudo", "neutral"))
     phrases = list(words)
+    years = frozenset(i for i, phrase in enumerate(phrases) if phrase.endswith(" 0000 "))
     entries: list[_Phrase] = [(b, a, any(pseudo), (_code(b), _code(a))) for b, a, pseudo in words.values()]
     # Literal phrases (", we", ":") keep their punctuation and are found in the text as it
     # is. A phrase ending in a letter or digit must not run into a word (", i" in ", it");
@@ -147,7 +152,7 @@ def _load() -> tuple[ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.A
     literals: list[_Literal] = [
         (p, (b, a, any(pseudo), (_code(b), _code(a))), p[-1].isalnum()) for p, (b, a, pseudo) in literal.items()
     ]
-    return ahocorasick_rs.AhoCorasick(phrases), entries, _small_dfa(list(literal)), literals
+    return ahocorasick_rs.AhoCorasick(phrases), entries, _small_dfa(list(literal)), literals, years
 
 
 def _small_dfa(patterns: list[str]) -> ahocorasick_rs.AhoCorasick:
@@ -195,7 +200,7 @@ def _expand(phrase: str) -> list[str]:
     return [v for option in match.group(1).split("|") for v in _expand(head + option + tail) if v]
 
 
-_AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES = _load()
+_AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES, _YEAR_PHRASES = _load()
 _LITERALS = len(_LITERAL_ENTRIES)
 # For a whole text, the same literal phrases and the characters that may end a sentence
 # (indexes from _LITERALS on), so that a text with many hits gets both from one pass. A
@@ -264,10 +269,10 @@ def _find_phrases(text: str, s0: int = 0, literal: list[tuple[int, int, int]] | 
     """Every trigger phrase in `text` (offsets + s0), sorted by start, longest first.
     `literal`: the literal phrases an automaton found in `text`, where the caller has them."""
     padded = " " + _folded(text) + " "
-    found: list[_Found] = [
-        (s0 + start, s0 + end - 2, _ENTRIES[index])  # without the padding
-        for index, start, end in _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
-    ]
+    matches = _AUTOMATON.find_matches_as_indexes(padded, overlapping=True)
+    if " 0000 " in padded:
+        matches = [m for m in matches if m[0] not in _YEAR_PHRASES or _past_year(text[m[2] - 6 : m[2] - 2])]
+    found: list[_Found] = [(s0 + start, s0 + end - 2, _ENTRIES[index]) for index, start, end in matches]  # unpadded
     literal = _LITERAL_AUTOMATON.find_matches_as_indexes(text, overlapping=True) if literal is None else literal
     if literal:
         _find_literals(text, s0, literal, found)
@@ -278,6 +283,17 @@ def _find_phrases(text: str, s0: int = 0, literal: list[tuple[int, int, int]] | 
 
 
 _START, _END = itemgetter(0), itemgetter(1)
+
+
+def _past_year(digits: str) -> bool:
+    """Whether a year a trigger names ("in 2019", "during 2019", "since March 2019") is
+    before the one the check runs in. ConText's notes tell what has happened, so its date
+    is a past; a draft also tells what will happen: "the asteroid will hit Earth in 2032",
+    "the site will close in 2030", and a room number reads as a year too ("the guest is in
+    9112"). A year from this one on is no sign of history (set aside, a hit would let a
+    red line through). The year is the clock's, so a draft dated this year reads as history
+    from the next one on."""
+    return int(digits) < time.gmtime().tm_year
 
 
 def _find_literals(text: str, s0: int, matches: list[tuple[int, int, int]], found: list[_Found]) -> None:
