@@ -2134,6 +2134,11 @@ def test_they_after_a_verb_of_saying_stands_for_what_the_rule_named_before(rule:
     assert "members" not in words("Never tell members they can bring guests.")
     # a passive said of such a "they" pairs with what it stands for, as one said of "it" does
     assert "refunded + passes" in labels("Gym passes expire after a year. Never say they are refunded.")
+    # and so does one with a modal between ("they CAN BE refunded", "they WILL last")
+    assert "refunded + passes" in labels("Gym passes expire after a year. Never say they can be refunded.")
+    assert "last + passes" in labels("Gym passes expire after a year. Don't say they will last forever.")
+    # but where a person says it, "they" is that person ("a rider SAYS THEY were …")
+    assert "accident" in labels("Hand off to a human when a rider says they were in an accident.")
 
 
 def test_the_verb_of_a_fact_before_a_rule_is_read_as_a_verb_not_a_noun_of_its_subject() -> None:

@@ -354,10 +354,16 @@ _BACK_REFERENCES = frozenset({"it", "them", "one"})
 
 def _said_of_them(item: list[str], i: int) -> bool:
     """Whether item[i] follows a "they" that a verb of saying (or its "that") governs
-    directly, with no one told between: "say THEY last", "claim that THEY meet"."""
-    if i < 2 or item[i - 1] != "they":
+    directly, with no one told between: "say THEY last", "claim that THEY meet", "say
+    THEY can be refunded" (auxiliaries and modals between)."""
+    j = i - 1
+    while j > 0 and item[j] in WORDS["aux"]:
+        j -= 1
+    if j < 1 or item[j] != "they":
         return False
-    k = i - 3 if item[i - 2] == "that" and i >= 3 else i - 2
+    k = j - 2 if item[j - 1] == "that" and j >= 2 else j - 1
+    if k > 0 and (item[k - 1] in _PERSONAL or item[k - 1] == "who" or "NOUN" in part_of_speech(item[k - 1])):
+        return False  # "a rider SAYS they were in a crash": the speaker is "they", not a thing named before
     return in_list("framing", item[k]) and not in_list("tell", item[k]) or item[k] in ("say", "says", "said")
 
 
@@ -788,7 +794,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 # "amend a return THAT HAS been filed": a relative clause narrows the act's
                 # object; what it says of it is no topic of its own, nor of the person's
                 subject, state.of_addressee = [], False
-            elif i and item[i - 1] in _PERSONAL:
+            elif i and item[i - 1] in _PERSONAL and not _said_of_them(item, i):
                 subject, seen_content = [], False  # "tell a borrower THEY don't need …": of the person
                 if item[i] in _ACT_AUX:
                     # "tell renters they CAN cross a border": what they may do is an act
