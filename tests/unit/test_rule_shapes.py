@@ -2157,3 +2157,25 @@ def test_a_frame_noun_after_the_act_and_its_object_does_not_drop_them() -> None:
     assert "self + harm" in labels("Flag any mention of self-harm.")
     assert "arson" in words("Flag any claim showing signs of arson.")
     assert "property + value" in labels("Never give a client an opinion on property value.")
+
+
+def test_the_doer_of_a_passive_named_as_the_party_bound_is_no_topic() -> None:
+    # "… must not be calculated BY THE REFERRAL AGENT": who would do it, with the words
+    # that say which, is the party the rule binds, as "The referral agent must not …" is
+    rule = "Filing deadlines must not be calculated by the referral agent."
+    assert "filing + deadlines" in labels(rule)
+    assert not any("agent" in label or "referral" in label for label in labels(rule))
+    g = gate(rule)
+    assert held(g, "Your filing deadline, as I've calculated it, is 3 May.")
+    assert not held(g, "The referral agent will email you the lawyer's details.")
+    # a "by" phrase that names no such party stays ("approved by a court")
+    assert "court" in " ".join(labels("Settlements must not be described as approved by a court."))
+
+
+def test_but_after_anyone_is_an_exception_as_except_is() -> None:
+    # "shared with anyone BUT the assigned lawyer": the lawyer is who may have it, not the topic
+    rule = "Caller details must not be shared with anyone but the assigned lawyer."
+    assert labels(rule) == labels("Caller details must not be shared with anyone.")
+    g = gate(rule)
+    assert held(g, "We share caller details with local firms for marketing.")
+    assert not held(g, "The assigned lawyer will contact you by email.")

@@ -1375,12 +1375,19 @@ _ALLOWING_MODALS = frozenset("can may will could".split())
 
 def cut_at(tokens_: list[str], i: int) -> int:
     """Length of the word or phrase at tokens_[i] that ends what a rule guards: a condition
-    or exception from the "cut" list ("unless", "without", "except for"), or "but" with a
-    subject and a modal of permission ("but we can", "but you may")."""
+    or exception from the "cut" list ("unless", "without", "except for"), "but" with a
+    subject and a modal of permission ("but we can", "but you may"), or "but" after a
+    pronoun for all of a kind ("anyone but", "all but")."""
     if tokens_[i] == "but" and tokens_[i + 1 : i + 2] and tokens_[i + 1] in _ALLOWED_SUBJECTS \
             and tokens_[i + 2 : i + 3] and tokens_[i + 2] in _ALLOWING_MODALS:
         return 3
+    if tokens_[i] == "but" and i and tokens_[i - 1] in _UNIVERSAL:
+        return 1  # "shared with ANYONE BUT the assigned lawyer": an exception, as "except" is
     return phrase_at(tokens_, i, "cut")
+
+
+# a pronoun for all of a kind, which "but" after it excepts from ("anyone but", "all but")
+_UNIVERSAL = frozenset("anyone anybody everyone everybody anything everything all nobody none".split())
 
 
 def cut(tokens_: list[str], escalating: bool) -> list[str]:

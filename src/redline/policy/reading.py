@@ -590,6 +590,19 @@ def _owned_subject(clause: list[str]) -> list[str] | None:
 _ONLY_TO = (["by"], ["to"], ["with"], ["from"])
 
 
+def _by_the_party(item: list[str], i: int) -> bool:
+    """Whether "by" at item[i] ends its item with the one who does a passive's act, named
+    as the party a rule binds ("must not be calculated BY THE REFERRAL AGENT", "promised
+    BY STAFF"): the doer with the words that say which, as `bound_party` reads a subject."""
+    if not i or not any(t in WORDS["aux"] for t in item[:i]):
+        return False
+    rest = item[i + 1 :]
+    if rest and rest[0] in _OBJECT_OPENERS:
+        rest = rest[1:]
+    return 1 <= len(rest) <= 3 and in_list("actor", rest[-1]) \
+        and all(t[0].isalpha() and t not in WORDS["closed"] for t in rest)
+
+
 def _participle(token: str) -> bool:
     """Whether `token` is the past participle of a verb ("set", "quoted", "issued"; the
     dictionary lists a regular one once, as the past), its own lemma or not (unlike
@@ -683,6 +696,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         if role == "addressee" and n == 1 and state.predicating and state.of_addressee and i \
                 and item[i - 1] in ("a", "an") and not phrase:
             role = "content"  # "whether someone is A PATIENT here": being one is what the rule guards
+        if item[i] == "by" and _by_the_party(item, i):
+            break  # "must not be calculated BY THE REFERRAL AGENT": who does it is the party bound
         passive = role == "framing" and _passive_state(item, i, state, splitter)
         if passive:
             role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic
