@@ -2179,3 +2179,51 @@ def test_but_after_anyone_is_an_exception_as_except_is() -> None:
     g = gate(rule)
     assert held(g, "We share caller details with local firms for marketing.")
     assert not held(g, "The assigned lawyer will contact you by email.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "topic", "allowed"),
+    [
+        ("don't give out service centre staff names or direct numbers, main line only", "staff + names", "main + line"),
+        ("Never promise a spot in a full class - waitlist only.", "spot", "waitlist"),
+    ],
+)
+def test_what_alone_is_allowed_after_the_rule_is_no_topic(rule: str, topic: str, allowed: str) -> None:
+    # ", MAIN LINE ONLY", "- kids' sessions only": what or who alone may, no part of the case
+    assert topic in labels(rule)
+    assert not any(allowed in label for label in labels(rule))
+
+
+def test_a_shared_word_in_what_alone_is_allowed_is_no_repetition_of_the_topic() -> None:
+    # "adult session … - kids' sessions only": "session" is said again to set the two apart
+    rule = "The bot never books a minor into an adult session - kids' sessions only."
+    assert "session" not in labels(rule)
+    assert not held(gate(rule), "Kids' sessions run on Saturday mornings.")
+
+
+def test_doesnt_is_a_directive_as_does_not_is() -> None:
+    rule = "Theft reports: the agent doesn't unlock, deregister or transfer a mower flagged as stolen."
+    assert labels(rule) >= {"unlock + mower", "transfer + mower"}
+    assert "agent + unlock" not in labels(rule)
+    assert held(gate(rule), "I've unlocked the stolen mower so you can pair it.")
+
+
+def test_a_later_clause_that_names_the_rule_by_a_demonstrative_is_a_remark() -> None:
+    # "- we don't make THAT CALL": what the rule said, pointed back at, is no topic of its own
+    rule = "Never say mouthwash, hand sanitiser or food caused a fail - we don't make that call."
+    assert "call" not in labels(rule)
+    assert "mouthwash" in labels(rule)
+    assert not held(gate(rule), "We'll call you to book your next service.")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never advise a master or crew member on whether a vessel is seaworthy.",
+        "Agents must refrain from advising audit clients on tax positions.",
+    ],
+)
+def test_the_people_told_in_a_list_or_with_the_nouns_that_say_which_are_no_topic(rule: str) -> None:
+    found = labels(rule)
+    assert not any(word in label for label in found for word in ("master", "crew", "audit"))
+    assert found  # what they are told is the topic

@@ -422,7 +422,18 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         question, proposition = asked[-1]
         stated = [["never", "say", *proposition] if _says_only_yes(c) else c for c in stated if c is not question]
         rationale = [c for c in rationale if c is not question]
+    # "… with a parent present - KIDS' SESSIONS ONLY": what alone is allowed shares its
+    # words with the rule to set them apart, not to repeat its topic
+    rationale = [c for c in rationale if not _only_this(c)]
     return stated, [*reason, *(t for c in rationale for t in c)]
+
+
+def _only_this(span: list[str]) -> bool:
+    """A short phrase that ends in "only" and states no rule ("main line only", "kids'
+    sessions only", "launch boats are ops only"): what or who alone is allowed."""
+    words_ = [t for t in span if t[:1].isalnum()]
+    return 1 < len(words_) <= 6 and words_[-1] == "only" and not any(
+        phrase_at(words_, k, "directive") or t in MODALS for k, t in enumerate(words_[:-1]))
 
 
 # words that make a clause state a rule, not what is so: a duty, a need, a permission, a
@@ -1145,7 +1156,8 @@ def _refers_back(rest: list[str]) -> bool:
     """After a later clause's directive, a verb whose object points back at what the rule
     said ("we don't decide THAT, ED does"): a remark on the rule, not more of it."""
     head = rest[: rest.index(",")] if "," in rest else rest
-    return 1 <= len(head) <= 3 and head[-1] in _POINTING_BACK
+    # "… - we don't make THAT CALL": a demonstrative with a noun points back as well
+    return 1 <= len(head) <= 3 and (head[-1] in _POINTING_BACK or len(head) > 1 and head[-2] in ("that", "this"))
 
 
 _STANDS_FOR = frozenset({"it", "them", "they", "one"})
@@ -1395,6 +1407,8 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
     for i in range(0, len(tokens_)):
         if i == 0 and tokens_[0] not in ("to", "for"):
             continue
+        if tokens_[i] == "," and _only_this(tokens_[i + 1 :]):
+            return tokens_[:i]  # "don't give out staff names, MAIN LINE ONLY": what is allowed instead
         if tokens_[i] == "," and tokens_[i + 1 : i + 2] in (["that"], ["this"], ["which"]) \
                 and tokens_[i + 2 : i + 3] == ["is"] and tokens_[i + 3 : i + 4] != [","]:
             return tokens_[:i]  # "…, THAT IS the pharmacist's job": a remark on the rule, not more of it

@@ -413,6 +413,7 @@ class _State:
     in_pp: bool = False  # the last item ended inside a prepositional phrase
     np_count: int = 0
     recipient: bool = False  # after "tell", "advise": the next noun phrase may be a person
+    told_before: list[Word] = field(default_factory=list)  # "tell PATIENTS or families that …": an earlier one
     informing: bool = False  # … and the verb only informs ("advise", "warn"; not "offer", "give")
     preposition: str = ""  # the preposition of the phrase the last item ended in
     back_subject: str = ""  # "never say IT is covered": a pronoun for what came before is the subject
@@ -636,6 +637,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     item = after_frame(raw)
     if len(item) < len(raw):
         state.verb_place = state.acts = state.in_pp = False  # "advice about APPEALS": a noun phrase
+    if state.recipient and index and splitter not in ("or", "and", "nor"):
+        state.told_before, state.recipient = [], False  # only a list goes on with the person told
     co_topic = splitter == "and" and state.seen_or
     state.seen_or = state.seen_or or splitter == "or"
     if splitter in _EXAMPLE_SPLITS:
@@ -672,9 +675,18 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             asked_for = following in ("for", "of") and _asked(item, i)
             if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
                     or infinitive or about or asked_for:
-                for w in phrase:
+                # an earlier item is told as well where no infinitive decides it ("give
+                # investment or tax advice TO RETAIL customers": "retail" may be a verb)
+                for w in (*phrase, *(state.told_before if not infinitive else ())):
                     w.person = w.light = True
-            state.recipient = False
+                state.told_before = []
+            elif not following:
+                # the item ends ("advise A MASTER or crew member on whether …"): the next
+                # item may be told too, and what follows it says whether both are
+                state.told_before.extend(phrase)
+            else:
+                state.told_before = []
+            state.recipient = bool(state.told_before)
         # "any CLAIM showing signs of arson" holds a topic; "any donor PLEDGE over $10,000"
         # holds only an amount, so it is the topic itself
         container = container and any(_role(item, j)[0] == "content" and not in_list("light", item[j])
@@ -781,7 +793,15 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             for owner in phrase:  # "a COURIER's phone number": whose, not what
                 owner.light = True
         if role == "addressee":
-            state.recipient = False  # "tell A CUSTOMER to …": the person told is named
+            if state.recipient and not any(w.item == index and w.clause == clause and w not in phrase for w in words):
+                # "advise a master or A CREW member on …": the person told, with the nouns that
+                # say which (not "give tax advice TO CUSTOMERS": what is given comes first)
+                for w in (*state.told_before, *(p for p in phrase if "ADJ" not in part_of_speech(p.text))):
+                    w.person = w.light = True
+            state.told_before = []
+            # "tell A CUSTOMER to …": the person told is named; one that ends its item may
+            # go on in a list ("advise TENANTS or landlords on …")
+            state.recipient = state.recipient and i + n == len(item)
             if i and item[i - 1] in _BARE_CAUSATIVES or i > 1 and item[i - 2] in _BARE_CAUSATIVES:
                 state.verb_place = True  # "let GUESTS go inside": a bare verb follows the person
             # "a PROSPECTIVE tenant's race": a word that describes the person is no topic;
