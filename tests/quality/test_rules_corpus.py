@@ -240,7 +240,12 @@ set style), scored blind at the start of the next round, cb then read; heldout-c
 makerspace, a falconry centre, ambulance billing, an anti-doping line) and heldout-cf
 (hyperbaric oxygen, title loans, refrigerated trucking, a water park, a land registry,
 spray foam insulation, 3D printer support, a birth center), no set style, scored blind
-later in that round.
+later in that round; heldout-cg (a menopause clinic, structured settlements, a ship
+chandlery, street trading licences, an axe-throwing bar, robotic mowers, ignition
+interlocks, a racehorse syndicate) and heldout-ch (pipe organ building, a ham radio
+retailer, homebrew supplies, a vein clinic, sheep shearing, a lawyer referral service,
+whisky cask brokers, an instrument insurer; many rules of two sentences, permissions with
+an exception, headings, passives and modals), scored blind at the start of the round after.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -369,6 +374,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cd.jsonl", 0.86, 0.22, ()),
         ("heldout-ce.jsonl", 0.85, 0.26, ()),
         ("heldout-cf.jsonl", 0.94, 0.18, ()),
+        ("heldout-cg.jsonl", 0.92, 0.13, ()),
+        ("heldout-ch.jsonl", 0.91, 0.17, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
