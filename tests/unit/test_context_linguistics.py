@@ -379,6 +379,7 @@ def test_non_negates_the_word_it_is_joined_to(sentence: str, term: str, negated:
         # a participle that describes the noun after it reports nothing
         ("The listed building consent has come through.", "building consent", ATTRIBUTED, False),
         ("Consents for listed buildings take eight weeks.", "buildings", ATTRIBUTED, False),
+        ("The repair is exempted from listed building consent.", "building consent", ATTRIBUTED, False),
         ("The leaflet listed nausea as a side effect.", "nausea", ATTRIBUTED, True),
     ],
 )

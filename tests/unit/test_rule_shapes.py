@@ -10,6 +10,7 @@ import yaml
 
 from redline import Gate, Outcome, parse_policy
 from redline.policy.building import collector_paused
+from redline.policy.clauses import tokens
 from redline.policy.topics import derive_topics
 
 
@@ -2227,3 +2228,37 @@ def test_the_people_told_in_a_list_or_with_the_nouns_that_say_which_are_no_topic
     found = labels(rule)
     assert not any(word in label for label in found for word in ("master", "crew", "audit"))
     assert found  # what they are told is the topic
+
+
+def test_two_nouns_inside_a_longer_phrase_pair_as_a_compound() -> None:
+    # "FLOOD ZONE determinations": a draft gives the zone without the word "determinations"
+    rule = "Flag messages about flood zone determinations or elevation certificates."
+    assert "flood + zone" in labels(rule)
+    assert held(gate(rule), "Your home sits in flood zone AE.")
+    # an adjective or a verb in the phrase is no noun of a compound
+    assert "fresh + fruit" not in labels("Never promise fresh fruit deliveries on Sundays.")
+
+
+def test_what_a_rule_forbids_diagnosing_stands_alone_as_the_act_does() -> None:
+    # "Never DIAGNOSE a concussion": a draft diagnoses by naming it ("you have a concussion")
+    rule = "Never diagnose a concussion in chat."
+    assert {"diagnose", "concussion"} <= labels(rule)
+    assert held(gate(rule), "You have a concussion, so rest from screens for 48 hours.")
+    # the object of another rare act keeps pairing with it ("waive" stands alone, "fee" does not)
+    assert "fee" not in labels("Never waive a fee.")
+
+
+def test_a_verb_of_saying_after_the_party_bound_is_its_verb() -> None:
+    # "any chat where THE AGENT MENTIONS cancelling …": who speaks and the frame, not topics
+    rule = "flag any chat where the agent mentions cancelling the customer's policy for non-payment"
+    assert not any("agent" in label or "mentions" in label for label in labels(rule))
+    assert held(gate(rule), "We're cancelling your gadget policy due to non-payment of premiums.")
+
+
+def test_chat_spellings_read_as_the_words_they_stand_for() -> None:
+    # "THEYLL", "b4", "thru": a pronoun's contraction without its apostrophe, and shorthand
+    assert tokens("theyll get a penalty b4 the consultant has gone thru them") == [
+        "they", "will", "get", "a", "penalty", "before", "the", "consultant", "has", "gone", "through", "them"]
+    assert "theyll" not in " ".join(labels("no telling landlords theyll get a civil penalty or prosecution"))
+    # a spelling that is a word of its own stays that word ("well", "were")
+    assert tokens("were well") == ["were", "well"]

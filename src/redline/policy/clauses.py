@@ -51,8 +51,9 @@ _BARE_NEGATIONS = {
 # words, or the reader takes them for topics ("ppl", "msg") and misses a reason ("bc")
 _INFORMAL = {
     "qs": "questions", "ppl": "people", "msg": "message", "msgs": "messages", "convo": "conversation",
-    "convos": "conversations", "bc": "because", "cuz": "because",
+    "convos": "conversations", "bc": "because", "cuz": "because", "thru": "through",
 }
+_BEFORE = re.compile(r"\b[bB]4\b")  # "qs b4 the paper is sat": a letter and a digit, one word
 _CLAUSE_END = frozenset(";.!?:|")  # "|": the column mark of a table row written as a line
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
@@ -65,6 +66,17 @@ _BRACKETED_CODE = re.compile(r"^\s*\[[^\]\d]{0,12}\d[^\]]{0,12}\]\s*[:\-\u2013\u
 # pronouns whose contracted auxiliary is a word of its own ("THEY'VE been reported")
 _CONTRACTING = frozenset("i you we they he she it that there who what here".split())
 _CONTRACTED = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
+# a pronoun's contraction as chat types it without the apostrophe ("no telling landlords
+# THEYLL get a penalty", "YOURE covered"), where that spelling is no word of its own
+# ("well", "were", "hell", "ill" are)
+_BARE_CONTRACTIONS = {
+    pronoun + tail: (pronoun, _CONTRACTED[tail])
+    for pronoun, tails in (("i", "m ve ll d"), ("you", "re ve ll d"), ("we", "re ve ll d"), ("they", "re ve ll d"),
+                           ("he", "ll d"), ("she", "ll d"), ("it", "ll d"), ("that", "ll d"), ("there", "ll d"),
+                           ("who", "ve ll d"), ("what", "re ve ll d"))
+    for tail in tails.split()
+    if not part_of_speech(pronoun + tail)
+}
 # A dash between words ("Never X \u2014 it exposes us", "Don't X - only the IRS decides")
 # opens an aside, mostly the rule's reason: a clause of its own. Before a word that
 # opens examples or another item ("\u2014 including Y", "\u2014 or Z") it only splits
@@ -132,6 +144,8 @@ def tokens(text: str) -> list[str]:
     if "/" in text:
         text = _WITH.sub(lambda m: "without" if m.group(1) else "with", text)
     text = _REGARDING.sub("about", text)
+    if "4" in text:
+        text = _BEFORE.sub("before", text)
     found = _TOKEN.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
     out: list[str] = []
     for token in found:
@@ -140,6 +154,8 @@ def tokens(text: str) -> list[str]:
             out.append(_BARE_NEGATIONS[token])
         elif token in _INFORMAL:
             out.append(_INFORMAL[token])
+        elif token in _BARE_CONTRACTIONS:
+            out += _BARE_CONTRACTIONS[token]
         elif token == "'s" and out and out[-1] == "q":  # "q's"
             out[-1] = "questions"
         elif tail in _CONTRACTED and pronoun in _CONTRACTING:

@@ -153,7 +153,9 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         previous = item[i - 1] if i else ""
         # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun
         # phrase, or after a determiner, it is a noun
-        inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content"
+        # (not after the party the rule binds: "any chat where THE AGENT MENTIONS …" is its verb)
+        inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content" \
+            and not in_list("actor", previous)
         after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
         # the verb agrees with the noun before "that": "any reply THAT MENTIONS",
         # "replies THAT MENTION"

@@ -411,7 +411,7 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             # an audit letter" or "FILED for bankruptcy", an act with its object
             found.append((w, "a state of the person the rule is about"))
         elif id(w) not in heads and (not w.adjective or "NOUN" in part_of_speech(w.text)) and not w.agent \
-                and not (w.subject or w.governed or w.in_pp) and _specificity(w) < RARE_ZIPF \
+                and not (w.subject or w.governed and not _after_rare_act(w, words) or w.in_pp) and _specificity(w) < RARE_ZIPF \
                 and not _antecedent(w, words):
             found.append((w, f"a rare word (Zipf {_specificity(w):.1f})"))
         elif said_again and not w.verb and family(w.text) & said_again:
@@ -420,6 +420,17 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 and not _antecedent(w, words):
             found.append((w, "an act whose object names nothing more"))
     return found
+
+
+def _after_rare_act(w: Word, words: list[Word]) -> bool:
+    """Whether `w` is the object of an act that stands alone for being rare ("Never
+    DIAGNOSE a concussion"): that act is done by saying its object ("you have a
+    concussion"), so the object is as specific alone as the act."""
+    verbs = [v for v in words if v.verb and v.clause == w.clause and words.index(v) < words.index(w)]
+    return bool(verbs) and w in _object(verbs[-1], words) and bool(lemmas(verbs[-1].text) & _DIAGNOSING)
+
+
+_DIAGNOSING = frozenset({"diagnose"})
 
 
 def _rationale_topics(rationale: list[str]) -> list[str]:
@@ -521,6 +532,9 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
             if head.light or b is head:  # "security deposit DEDUCTIONS": pairs with the head
                 if not (a.weak and b.weak) or not strong:
                     pairs.append((a, b, "words of one phrase"))
+            elif len(phrase) > 2 and phrase.index(b) == phrase.index(a) + 1 and not (a.weak or b.weak) \
+                    and not (a.adjective or b.adjective or head.adjective or a.verb or b.verb):
+                pairs.append((a, b, "a compound noun inside a phrase"))  # "WATER ACTIVITY readings"
     for verb in (w for w in words if w.verb and not _tells_an_act(w, words)):
         objects: dict[int, list[Word]] = {}
         for w in _object(verb, words):
