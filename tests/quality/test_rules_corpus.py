@@ -245,7 +245,12 @@ chandlery, street trading licences, an axe-throwing bar, robotic mowers, ignitio
 interlocks, a racehorse syndicate) and heldout-ch (pipe organ building, a ham radio
 retailer, homebrew supplies, a vein clinic, sheep shearing, a lawyer referral service,
 whisky cask brokers, an instrument insurer; many rules of two sentences, permissions with
-an exception, headings, passives and modals), scored blind at the start of the round after.
+an exception, headings, passives and modals), scored blind at the start of the round after;
+heldout-ci (a concussion clinic, gadget insurance, HMO licensing, a hydraulics
+distributor, an exam board, mountain guiding, a connected-car app, a mobility retailer)
+and heldout-cj (a wheelchair dealer, a green coffee importer, a vine nursery, heritage
+consent advice, a liferaft station, a food testing lab, a fountain pen shop, an
+architects' registration board), no set style, scored blind later in that round.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -376,6 +381,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cf.jsonl", 0.94, 0.19, ()),
         ("heldout-cg.jsonl", 0.92, 0.13, ()),
         ("heldout-ch.jsonl", 0.91, 0.17, ()),
+        ("heldout-ci.jsonl", 0.88, 0.15, ()),
+        ("heldout-cj.jsonl", 0.95, 0.08, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
