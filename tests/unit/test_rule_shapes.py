@@ -2262,3 +2262,14 @@ def test_chat_spellings_read_as_the_words_they_stand_for() -> None:
     assert "theyll" not in " ".join(labels("no telling landlords theyll get a civil penalty or prosecution"))
     # a spelling that is a word of its own stays that word ("well", "were")
     assert tokens("were well") == ["were", "well"]
+
+
+def test_a_bare_noun_that_ends_a_routing_is_where_the_case_goes() -> None:
+    # "Escalate refunds TO BILLING": the department, not a topic (nor "bill" the act)
+    assert labels("Escalate refunds to billing.") == {"refunds"}
+    g = gate("Escalate refunds to billing.")
+    assert not held(g, "Billing will send your invoice on Friday.")
+    # a verb before it keeps its "to": "… that mention SENDING an account TO COLLECTIONS"
+    assert "collections" in labels("Flag replies that mention sending an account to collections.")
+    # and an infinitive is no destination ("fails TO CONNECT")
+    assert "connect" in labels("Flag any call where the pendant button fails to connect.")

@@ -1496,6 +1496,13 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
             # after a noun phrase names the case)
             routed_to = i == 0 and following[0].isalpha() and following not in WORDS["closed"] \
                 and part_of_speech(following) != {"VERB"}
+            # "escalate refunds TO BILLING": a bare noun that ends the routing is where it goes,
+            # where no other verb comes first ("… that mention SENDING an account to
+            # collections", "which way a currency IS GOING to move")
+            routed_to = routed_to or i + 2 == len(tokens_) and following[0].isalpha() \
+                and following not in WORDS["closed"] \
+                and not (part_of_speech(following) == {"VERB"} and following in lemmas(following)) \
+                and not any(t.endswith("ing") or t in WORDS["aux"] or t in ("that", "which", "who") for t in tokens_[:i])
             # ("flag FOR A refund" names the case, "flag FOR A human" where it goes)
             named = following in _DESTINATION_OPENERS and not (routed_for and following in ("a", "an"))
             if named or in_list("addressee", following) or following in ("human", "humans") or routed_to \
