@@ -2273,3 +2273,12 @@ def test_a_bare_noun_that_ends_a_routing_is_where_the_case_goes() -> None:
     assert "collections" in labels("Flag replies that mention sending an account to collections.")
     # and an infinitive is no destination ("fails TO CONNECT")
     assert "connect" in labels("Flag any call where the pendant button fails to connect.")
+
+
+def test_an_ing_word_before_an_attribute_in_an_object_is_what_the_attribute_is_of() -> None:
+    # "promise PROCESSING times": the times of processing, not the frame "process" and
+    # `times` alone (which would fire on "take two tablets three times a day")
+    assert labels("Never promise processing times.") == {"processing + times"}
+    assert not held(gate("Never promise processing times."), "Take two tablets three times a day.")
+    # the act itself still frames its object ("no QUOTING prices …")
+    assert "prices" in labels("No quoting prices for upcoming drops or unreleased strains.")

@@ -150,6 +150,11 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         following = item[i + 1] if i + 1 < len(item) else ""
         if n == 1 and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
             return "content", 1  # "a balance WRITTEN OFF", "TAKEN OVER": a phrasal verb of its own, no verb of saying
+        if n == 1 and token.endswith("ing") and following and in_list("attribute", following) and i \
+                and (phrase(item, i - 1, "framing") and item[i - 1] not in _MESSAGES or item[i - 1] in _OBJECT_OPENERS):
+            # "promise PROCESSING times", "the HANDLING fees": what the time or fee is of, in
+            # the object of a verb (not "no QUOTING prices": the act)
+            return "content", 1
         previous = item[i - 1] if i else ""
         # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun
         # phrase, or after a determiner, it is a noun
