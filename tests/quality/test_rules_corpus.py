@@ -250,7 +250,12 @@ heldout-ci (a concussion clinic, gadget insurance, HMO licensing, a hydraulics
 distributor, an exam board, mountain guiding, a connected-car app, a mobility retailer)
 and heldout-cj (a wheelchair dealer, a green coffee importer, a vine nursery, heritage
 consent advice, a liferaft station, a food testing lab, a fountain pen shop, an
-architects' registration board), no set style, scored blind later in that round.
+architects' registration board), no set style, scored blind later in that round;
+heldout-ck (a vasectomy clinic, consular assistance, firearms licensing, a cycling
+federation, modular homes after-sales, a housing co-op, a sewing machine shop, a migraine
+clinic) and heldout-cl (fireworks displays, a knife forge, a fossil dealer, marquee hire,
+cattle genetics, a milliner, an archery range, a private investigator), no set style,
+scored blind at the end of that round with its final code.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -383,6 +388,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-ch.jsonl", 0.91, 0.17, ()),
         ("heldout-ci.jsonl", 0.88, 0.15, ()),
         ("heldout-cj.jsonl", 0.95, 0.08, ()),
+        ("heldout-ck.jsonl", 0.87, 0.24, ()),
+        ("heldout-cl.jsonl", 0.94, 0.17, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
