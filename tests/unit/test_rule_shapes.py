@@ -2260,8 +2260,10 @@ def test_chat_spellings_read_as_the_words_they_stand_for() -> None:
     assert tokens("theyll get a penalty b4 the consultant has gone thru them") == [
         "they", "will", "get", "a", "penalty", "before", "the", "consultant", "has", "gone", "through", "them"]
     assert "theyll" not in " ".join(labels("no telling landlords theyll get a civil penalty or prosecution"))
-    # a spelling that is a word of its own stays that word ("well", "were")
+    # a spelling that is a word of its own stays that word ("well", "were"), and a paper
+    # size or a form's name stays a name
     assert tokens("were well") == ["were", "well"]
+    assert "before" not in tokens("Never print invoices on B4 paper.")
 
 
 def test_a_bare_noun_that_ends_a_routing_is_where_the_case_goes() -> None:

@@ -53,7 +53,9 @@ _INFORMAL = {
     "qs": "questions", "ppl": "people", "msg": "message", "msgs": "messages", "convo": "conversation",
     "convos": "conversations", "bc": "because", "cuz": "because", "thru": "through",
 }
-_BEFORE = re.compile(r"\b[bB]4\b")  # "qs b4 the paper is sat": a letter and a digit, one word
+# "qs b4 the paper is sat": chat's "before", in lower case before a word (not a paper
+# size or a form's name, "print on B4", "form B4 (a)")
+_BEFORE = re.compile(r"(?<![\w-])b4(?= [a-z])")
 _CLAUSE_END = frozenset(";.!?:|")  # "|": the column mark of a table row written as a line
 _TO_NAME = re.compile(r"\b(to) ([A-Z][A-Za-z]*)\b")
 _ABBREVIATION_DOT = re.compile(r"\b([A-Za-z]{2,6})\.(?=\s+[a-z0-9])")
