@@ -428,8 +428,8 @@ def _diagnosed(w: Word, words: list[Word]) -> bool:
     done by naming its object ("you have a concussion"), so a rare object stands alone as
     the rare act does, where another act's object only pairs with it ("waive a FEE").
     ("identify", measured too, changed nothing: README.)"""
-    verbs = [v for v in words if v.verb and v.clause == w.clause and words.index(v) < words.index(w)]
-    return bool(verbs) and w in _object(verbs[-1], words) and bool(lemmas(verbs[-1].text) & _DIAGNOSING)
+    verb = next((v for v in reversed(words[: words.index(w)]) if v.verb and v.clause == w.clause), None)
+    return verb is not None and bool(lemmas(verb.text) & _DIAGNOSING) and w in _object(verb, words)
 
 
 _DIAGNOSING = frozenset({"diagnose"})
@@ -536,7 +536,7 @@ def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
                     pairs.append((a, b, "words of one phrase"))
             elif len(phrase) > 2 and phrase.index(b) == phrase.index(a) + 1 and not (a.weak or b.weak) \
                     and not (a.adjective or b.adjective or head.adjective or a.verb or b.verb):
-                pairs.append((a, b, "a compound noun inside a phrase"))  # "WATER ACTIVITY readings"
+                pairs.append((a, b, "a compound noun inside a phrase"))  # "FLOOD ZONE determinations"
     for verb in (w for w in words if w.verb and not _tells_an_act(w, words)):
         objects: dict[int, list[Word]] = {}
         for w in _object(verb, words):
