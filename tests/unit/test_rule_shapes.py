@@ -976,8 +976,7 @@ def test_a_key_word_typed_with_a_slip_still_names_its_word(rule: str, draft: str
 
 
 def test_a_brand_a_term_of_art_or_a_short_acronym_is_not_respelled() -> None:
-    from redline.policy.lexicon import family
-
+    
     assert all(form.startswith("isotretinoin") for form in family("isotretinoin"))  # its own forms only
     assert not {"belts", "goal", "vans"} & (family("ielts") | family("gonal") | family("vpns"))
     assert "installation" in family("instalation") and "instalation" in family("instalation")
@@ -2284,3 +2283,13 @@ def test_an_ing_word_before_an_attribute_in_an_object_is_what_the_attribute_is_o
     assert not held(gate("Never promise processing times."), "Take two tablets three times a day.")
     # the act itself still frames its object ("no QUOTING prices …")
     assert "prices" in labels("No quoting prices for upcoming drops or unreleased strains.")
+
+
+def test_a_phrase_after_a_bracket_goes_on_with_what_came_before_it() -> None:
+    # "remedies (ginger, turmeric) FOR ARTHRITIS": what the remedies are for, not a topic alone
+    rule = "Do not suggest remedies (ginger, turmeric or fish oil) for arthritis."
+    assert "arthritis" not in labels(rule)
+    g = gate(rule)
+    assert not held(g, "Our arthritis clinic opens at nine on Mondays.")
+    assert held(g, "Turmeric capsules twice a day should help.")
+

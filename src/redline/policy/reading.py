@@ -893,8 +893,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                     w.person = w.light = True
             # "disposing OF asbestos waste", "approve OF it": after a verb, "of" opens its object
             verb_of = item[i] == "of" and bool(words) and words[-1].verb and words[-1].text == previous
-            in_pp = (seen_content or after_person) and previous not in _PRONOUNS and not agent and not predicative \
-                and not asked_for and not verb_of
+            # "remedies (feverfew, butterbur) FOR MIGRAINE": after a bracket, the phrase goes on
+            # with what came before it
+            resumed = i == 0 and splitter == ")"
+            in_pp = (seen_content or after_person or resumed) and previous not in _PRONOUNS and not agent \
+                and not predicative and not asked_for and not verb_of
             preposition = item[i]
         if role == "any":
             container_pending = True
