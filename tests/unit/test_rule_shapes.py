@@ -11,6 +11,7 @@ import yaml
 from redline import Gate, Outcome, parse_policy
 from redline.policy.building import collector_paused
 from redline.policy.clauses import tokens
+from redline.policy.lexicon import family
 from redline.policy.topics import derive_topics
 
 
@@ -976,7 +977,8 @@ def test_a_key_word_typed_with_a_slip_still_names_its_word(rule: str, draft: str
 
 
 def test_a_brand_a_term_of_art_or_a_short_acronym_is_not_respelled() -> None:
-    
+    from redline.policy.lexicon import family
+
     assert all(form.startswith("isotretinoin") for form in family("isotretinoin"))  # its own forms only
     assert not {"belts", "goal", "vans"} & (family("ielts") | family("gonal") | family("vpns"))
     assert "installation" in family("instalation") and "instalation" in family("instalation")
@@ -2293,3 +2295,11 @@ def test_a_phrase_after_a_bracket_goes_on_with_what_came_before_it() -> None:
     assert not held(g, "Our arthritis clinic opens at nine on Mondays.")
     assert held(g, "Turmeric capsules twice a day should help.")
 
+
+def test_a_british_spelling_of_a_verb_matches_its_american_forms() -> None:
+    # "enrol" inflects as "enrolled", the forms of "enroll"; "fulfil" as "fulfilled"
+    g = gate("Never enrol a child on the holiday camp without a signed consent form.")
+    assert held(g, "Your daughter is enrolled on the holiday camp for August.")
+    assert {"fulfilled", "fulfilling"} <= family("fulfil")
+    # a word of another part of speech is no spelling of it ("until" is no "untill")
+    assert "untill" not in family("until")

@@ -46,7 +46,7 @@ _SPELLING = tuple(
     pair.split("/")
     for pair in "ize/ise izes/ises ized/ised izing/ising ization/isation izations/isations "
     "yze/yse yzed/ysed yzing/ysing or/our ors/ours ored/oured oring/ouring ter/tre ters/tres "
-    "og/ogue eled/elled eling/elling eler/eller ence/ense ences/enses".split()
+    "og/ogue eled/elled eling/elling eler/eller ence/ense ences/enses oll/ol ill/il".split()
 )
 _SPELLING_ENDINGS = tuple(ending for pair in _SPELLING for ending in pair)
 _VOWELS = frozenset("aeiou")
@@ -313,7 +313,8 @@ def _respellings(form: str) -> set[str]:
         for old, new in ((american, british), (british, american)):
             if form.endswith(old) and len(form) > len(old) + 2:
                 variant = form[: -len(old)] + new
-                if zipf(variant) >= _MIN_ZIPF:
+                # (a spelling of the same word: "enrol" is "enroll", "until" is no "untill")
+                if zipf(variant) >= _MIN_ZIPF and part_of_speech(variant) & part_of_speech(form):
                     found.add(variant)
     return found
 
