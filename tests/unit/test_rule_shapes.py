@@ -2303,3 +2303,11 @@ def test_a_british_spelling_of_a_verb_matches_its_american_forms() -> None:
     assert {"fulfilled", "fulfilling"} <= family("fulfil")
     # a word of another part of speech is no spelling of it ("until" is no "untill")
     assert "untill" not in family("until")
+
+
+def test_a_question_joined_by_or_to_what_a_rule_forbids_advising_on_is_its_topic_too() -> None:
+    # "advise on pay disputes OR WHEN the next pay rise is due": a second thing advised on,
+    # not a condition that ends the rule
+    rule = "Never comment on pay disputes or when the next pay rise is due."
+    assert "pay + rise" in labels(rule)
+    assert held(gate(rule), "Your pay rise should land in April.")

@@ -1459,9 +1459,12 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                 continue  # "any conversation WHERE …", "predict WHERE rates go": no condition
             if tokens_[i] in ("when", "where", "whether") and (tokens_[i - 1] in _ABOUT or (
                     i > 1 and tokens_[i - 1] in ("/", "or", "and") and tokens_[i - 2] in _WH)
+                    or i > 2 and tokens_[i - 1] in ("or", "and")
+                    and not _ABOUT.isdisjoint(tokens_[max(0, i - 5) : i - 2])
                     or in_list("framing", tokens_[i - 1])
                     or i > 1 and in_list("tell", tokens_[i - 2]) and in_list("addressee", tokens_[i - 1])):
-                # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …", "say WHEN
+                # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …", "advise on
+                # disputes OR WHERE a boundary is" (a second thing advised on), "say WHEN
                 # albums come back", "tell callers WHEN a guest checks out": a question, the
                 # object of the telling, so the topic
                 continue
