@@ -2311,3 +2311,12 @@ def test_a_question_joined_by_or_to_what_a_rule_forbids_advising_on_is_its_topic
     rule = "Never comment on pay disputes or when the next pay rise is due."
     assert "pay + rise" in labels(rule)
     assert held(gate(rule), "Your pay rise should land in April.")
+
+
+def test_who_decides_after_a_comma_is_the_rules_reason_not_its_topic() -> None:
+    # "never promise a refund, THE BILLING TEAM DECIDES": a sentence of its own, spliced on
+    # with a comma (after a closed bracket as well)
+    for rule in ("Never promise a refund, the billing team decides.",
+                 "Never promise extras (upgrades, late checkout) will be given, the duty manager decides."):
+        assert not any("decides" in label or "team" in label or "manager" in label for label in labels(rule))
+    assert not held(gate("Never promise a refund, the billing team decides."), "The billing team decides on Mondays.")

@@ -199,7 +199,7 @@ def clauses(tokens_: list[str], splice: bool = True) -> list[list[str]]:
             # rule that points back: "if a tenant asks about the pet deposit, don't tell them
             # IT'll be returned")
             out.append([])
-        elif splice and token == "," and out[-1] and "(" not in out[-1] and _spliced(tokens_, i + 1) \
+        elif splice and token == "," and out[-1] and out[-1].count("(") <= out[-1].count(")") and _spliced(tokens_, i + 1) \
                 and _forbids(out[-1][1:] if out[-1][0] in _SPLICE_IMPERATIVE else out[-1]):
             # "never promise same-day resoling, THE GLUE HAS to cure overnight, JUST TELL ppl
             # …": a sentence of its own after the rule's comma (its reason, or what to do
@@ -259,8 +259,9 @@ def _spliced(tokens_: list[str], j: int) -> bool:
     if head[0] in _SPLICE_SUBJECTS:
         return len(head) > 1 and (head[1] in WORDS["aux"] or head[1] in MODALS or "VERB" in readings(head[1]))
     if head[0] in _SPLICE_DETERMINERS:
-        # "the glue HAS", "our deposit policy IS": a finite auxiliary within the subject's next words
-        return any(t in WORDS["aux"] or t in MODALS or t in ("has", "have") for t in head[2:4]) \
+        # "the glue HAS", "our deposit policy IS", "the billing team DECIDES": a finite
+        # auxiliary or a word that is only a verb within the subject's next words
+        return any(t in WORDS["aux"] or t in MODALS or t in ("has", "have") or _finite(t) for t in head[2:4]) \
             and not any(t in (",", "or", "and") for t in head[1:3])
     return False
 
