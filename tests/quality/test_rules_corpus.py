@@ -255,7 +255,11 @@ heldout-ck (a vasectomy clinic, consular assistance, firearms licensing, a cycli
 federation, modular homes after-sales, a housing co-op, a sewing machine shop, a migraine
 clinic) and heldout-cl (fireworks displays, a knife forge, a fossil dealer, marquee hire,
 cattle genetics, a milliner, an archery range, a private investigator), no set style,
-scored blind at the end of that round with its final code.
+scored blind at the end of that round with its final code; heldout-cm (a barbershop, a
+memory clinic, fencing, a deposit protection scheme, litigation funding, a bingo hall,
+signage, a court fines line) and heldout-cn (a zip-line park, a deposit protection scheme,
+bookkeeping and VAT, plastering, a rheumatology clinic, warehouse racking, vehicle wraps,
+victim support), no set style, scored blind at the start of the round after, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -390,6 +394,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cj.jsonl", 0.95, 0.08, ()),
         ("heldout-ck.jsonl", 0.87, 0.24, ()),
         ("heldout-cl.jsonl", 0.94, 0.17, ()),
+        ("heldout-cm.jsonl", 0.91, 0.06, ()),
+        ("heldout-cn.jsonl", 0.85, 0.15, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
