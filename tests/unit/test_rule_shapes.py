@@ -2320,3 +2320,12 @@ def test_who_decides_after_a_comma_is_the_rules_reason_not_its_topic() -> None:
                  "Never promise extras (upgrades, late checkout) will be given, the duty manager decides."):
         assert not any("decides" in label or "team" in label or "manager" in label for label in labels(rule))
     assert not held(gate("Never promise a refund, the billing team decides."), "The billing team decides on Mondays.")
+
+
+def test_a_plural_noun_of_saying_with_a_limit_opens_the_case_it_names() -> None:
+    # "QUOTES above £1,000 must be escalated": the quotes, not the verb "quote" framing nothing
+    rule = "Quotes above £1,000 must be escalated to the sales lead."
+    assert labels(rule) == {"quotes"}
+    assert held(gate(rule), "Your quote for the loft conversion is £14,000.")
+    # the same noun before "for" or "of" frames its topic ("quotes FOR a room")
+    assert "quotes" not in " ".join(labels("Quotes for private dining rooms must come from the events manager."))

@@ -155,6 +155,10 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
             # "promise PROCESSING times", "the HANDLING fees": what the time or fee is of, in
             # the object of a verb (not "no QUOTING prices": the act)
             return "content", 1
+        if i == 0 and n == 1 and following in _LIMITS and _plural_noun(token):
+            # "QUOTES over £500 go to the estimator": a plural noun with a limit opens the
+            # case (not "quotes FOR a room", "promises OF delivery": a frame and its topic)
+            return "content", 1
         previous = item[i - 1] if i else ""
         # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun
         # phrase, or after a determiner, it is a noun
@@ -177,6 +181,16 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
                                 and not token.endswith("ed")):
             return "framing", n
     return "content", 1
+
+
+# the prepositions that set a limit on what the noun before them names
+_LIMITS = frozenset({"over", "under", "above", "below", "exceeding"})
+
+
+def _plural_noun(token: str) -> bool:
+    """A noun's plural ("quotes"), not a verb's third person alone."""
+    return token.endswith("s") and any(lemma != token and "NOUN" in part_of_speech(lemma) for lemma in lemmas(token)) \
+        and "NOUN" in part_of_speech(token)
 
 
 def _contact_clause(item: list[str], i: int, words: list[Word]) -> bool:
