@@ -2329,3 +2329,11 @@ def test_a_plural_noun_of_saying_with_a_limit_opens_the_case_it_names() -> None:
     assert held(gate(rule), "Your quote for the loft conversion is £14,000.")
     # the same noun before "for" or "of" frames its topic ("quotes FOR a room")
     assert "quotes" not in " ".join(labels("Quotes for private dining rooms must come from the events manager."))
+
+
+def test_a_word_of_absence_answers_a_rule_about_whether_something_is_so() -> None:
+    # "never guess WHETHER a sauce has nuts": "the sauce is nut-free" is one answer to it
+    g = gate("Never guess whether a sauce has nuts.")
+    assert held(g, "The satay sauce is nut-free.")
+    # a negation of the act itself still sets the hit aside
+    assert not held(g, "I can't tell you anything about nuts in the sauce; the chef will check.")

@@ -175,7 +175,11 @@ def _privative(rule: str) -> tuple[str, ...]:
     "FREE of termites"): a rule that names an absence guards it, so the same word in a
     draft ("you can go without one while paddling", "the soup is gluten-free") is what it
     forbids. Other negations ("we can't sell it without an ID") still set a hit aside.
-    Measured on the held-out rules (README)."""
+    A rule about WHETHER something is so ("never guess whether a topping has gluten")
+    forbids either answer, so "it's gluten-free" is one of them. Measured on the held-out
+    rules (README)."""
+    if re.search(r"\bwhether\b", rule, re.IGNORECASE):
+        return _PRIVATIVE
     return tuple(word for word in _PRIVATIVE if re.search(rf"\b{word}\b", rule, re.IGNORECASE))
 
 
