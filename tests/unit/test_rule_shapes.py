@@ -2337,3 +2337,10 @@ def test_a_word_of_absence_answers_a_rule_about_whether_something_is_so() -> Non
     assert held(g, "The satay sauce is nut-free.")
     # a negation of the act itself still sets the hit aside
     assert not held(g, "I can't tell you anything about nuts in the sauce; the chef will check.")
+
+
+def test_an_adverb_between_the_verb_be_and_a_preposition_keeps_the_phrase_a_predicate() -> None:
+    # "their appliance is STILL UNDER warranty": what is said of it, as "is under warranty" is
+    rule = "Never tell a caller their appliance is still under warranty."
+    assert labels(rule) == labels("Never tell a caller their appliance is under warranty.") == {"warranty"}
+    assert held(gate(rule), "The manufacturer's warranty covers that dishwasher until May.")

@@ -897,7 +897,12 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             agent = item[i] == "by" and bool(words) and words[-1].verb and words[-1].item == index
             # "a client OF THE FIRM" modifies the person; "travelers WITH disabilities" is the topic
             after_person = i > 0 and _role(item, i - 1)[0] == "addressee" and item[i] not in _TOPIC_PREPOSITIONS
-            predicative = i > 0 and item[i - 1] in WORDS["aux"]  # "they are IN DANGER"
+            # "they are IN DANGER", "their unit is STILL UNDER warranty" (an adverb between)
+            before = i - 1
+            while before > 0 and "ADV" in part_of_speech(item[before]) and (
+                    item[before] in WORDS["closed"] or part_of_speech(item[before]) == {"ADV"}):
+                before -= 1
+            predicative = i > 0 and item[before] in WORDS["aux"]
             # "ask the family FOR PAYMENT": after the person asked, what they are asked for
             asked_for = item[i] in ("for", "of") and bool(words) and words[-1].item == index and _asked(item, i) \
                 and (words[-1].person or not any(lemmas(t) & {"ask"} for t in item[:i]))
