@@ -2344,3 +2344,10 @@ def test_an_adverb_between_the_verb_be_and_a_preposition_keeps_the_phrase_a_pred
     rule = "Never tell a caller their appliance is still under warranty."
     assert labels(rule) == labels("Never tell a caller their appliance is under warranty.") == {"warranty"}
     assert held(gate(rule), "The manufacturer's warranty covers that dishwasher until May.")
+
+
+def test_a_plural_of_an_age_matches_its_singular() -> None:
+    # "under-12s": "an under-12" is one of them, written without the plural's "s"
+    g = gate("Never let under-12s use the climbing wall alone.")
+    assert held(g, "Your under-12 is welcome to go up on their own this afternoon.")
+    assert not held(g, "The climbing wall opens at nine.")

@@ -119,6 +119,8 @@ def topic_keys(unit: str) -> set[str]:
         # a phrase's last word inflects as its head ("card NUMBERS" is also a "card number",
         # "pick and PACK" "picking and packing"); not a particle ("check IN")
         keys |= {(form, *rest[:-1], last) for form in first for last in family(rest[-1], derive=False)}
+    elif rest and rest[-1][:-1].isdigit() and rest[-1].endswith("s"):
+        keys |= {(form, *rest[:-1], rest[-1][:-1]) for form in first}  # "under-18s": "an under-18" too
     if not rest:
         parts = compound_parts(words[0])
         if parts is not None:  # "cyber attacks", "taken over"
