@@ -259,7 +259,12 @@ scored blind at the end of that round with its final code; heldout-cm (a barbers
 memory clinic, fencing, a deposit protection scheme, litigation funding, a bingo hall,
 signage, a court fines line) and heldout-cn (a zip-line park, a deposit protection scheme,
 bookkeeping and VAT, plastering, a rheumatology clinic, warehouse racking, vehicle wraps,
-victim support), no set style, scored blind at the start of the round after, then read.
+victim support), no set style, scored blind at the start of the round after, then read;
+heldout-co (refrigeration repair, community mediation, a pain clinic, an ice cream
+parlour, merchant cash advances, a laser tag arena, payables software, a survey panel)
+and heldout-cp (a naturopathy clinic, conveyancing, a comedy club, a tourist information
+centre, a search marketing agency, a running shop, rope access cleaning, revenue-based
+financing), no set style, scored blind later in that round, then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -396,6 +401,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cl.jsonl", 0.94, 0.17, ()),
         ("heldout-cm.jsonl", 0.91, 0.06, ()),
         ("heldout-cn.jsonl", 0.85, 0.15, ()),
+        ("heldout-co.jsonl", 0.88, 0.16, ()),
+        ("heldout-cp.jsonl", 0.91, 0.14, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
