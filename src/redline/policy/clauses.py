@@ -199,11 +199,11 @@ def clauses(tokens_: list[str], splice: bool = True) -> list[list[str]]:
             # rule that points back: "if a tenant asks about the pet deposit, don't tell them
             # IT'll be returned")
             out.append([])
-        elif splice and token == "," and out[-1] and out[-1].count("(") <= out[-1].count(")") and _spliced(tokens_, i + 1) \
-                and _forbids(out[-1][1:] if out[-1][0] in _SPLICE_IMPERATIVE else out[-1]):
+        elif splice and token == "," and out[-1] and out[-1].count("(") <= out[-1].count(")") \
+                and _spliced(tokens_, i + 1) and _forbids(out[-1][1:] if out[-1][0] in _SPLICE_IMPERATIVE else out[-1]):
             # "never promise same-day resoling, THE GLUE HAS to cure overnight, JUST TELL ppl
             # …": a sentence of its own after the rule's comma (its reason, or what to do
-            # instead), as a period would end it
+            # instead), as a period would end it; not a comma inside an open bracket
             out.append([])
         else:
             out[-1].append(token)
