@@ -2351,3 +2351,11 @@ def test_a_plural_of_an_age_matches_its_singular() -> None:
     g = gate("Never let under-12s use the climbing wall alone.")
     assert held(g, "Your under-12 is welcome to go up on their own this afternoon.")
     assert not held(g, "The climbing wall opens at nine.")
+
+
+def test_a_short_word_and_its_derived_forms_are_one_family() -> None:
+    # "safe" / "safely", "pay" / "payable", "fit" / "fitness": a base of three or four letters
+    assert "safely" in family("safe") and "payable" in family("pay") and "fitness" in family("fit")
+    assert held(gate("Never tell a guest the ice is safe to walk on."), "You can walk on the ice safely today.")
+    # … but not where the spelling relates two words English does not ("hardly", "capable")
+    assert "hardly" not in family("hard") and "capable" not in family("cap") and "harness" not in family("har")
