@@ -264,7 +264,12 @@ heldout-co (refrigeration repair, community mediation, a pain clinic, an ice cre
 parlour, merchant cash advances, a laser tag arena, payables software, a survey panel)
 and heldout-cp (a naturopathy clinic, conveyancing, a comedy club, a tourist information
 centre, a search marketing agency, a running shop, rope access cleaning, revenue-based
-financing), no set style, scored blind later in that round, then read.
+financing), no set style, scored blind later in that round, then read; heldout-cq (an
+angel syndicate, a blue badge office, a caving centre, a Christmas tree farm, corporate
+gifts, public rights of way, a long COVID clinic, loft conversions) and heldout-cr
+(plastic surgery, a zoning appeals board, stone worktops, a fund transfer agent,
+paragliding, contract sterilization, small-engine repair, a syringe services program),
+no set style, scored blind at the end of that round with its final code, not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -403,6 +408,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cn.jsonl", 0.85, 0.15, ()),
         ("heldout-co.jsonl", 0.88, 0.16, ()),
         ("heldout-cp.jsonl", 0.91, 0.14, ()),
+        ("heldout-cq.jsonl", 0.88, 0.17, ()),
+        ("heldout-cr.jsonl", 0.88, 0.16, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
