@@ -2359,3 +2359,18 @@ def test_a_short_word_and_its_derived_forms_are_one_family() -> None:
     assert held(gate("Never tell a guest the ice is safe to walk on."), "You can walk on the ice safely today.")
     # … but not where the spelling relates two words English does not ("hardly", "capable")
     assert "hardly" not in family("hard") and "capable" not in family("cap") and "harness" not in family("har")
+
+
+def test_a_later_sentence_that_sends_cases_on_names_no_topic_of_its_own() -> None:
+    # "Never cancel a PCN. REFER TO parking appeals": where to go instead, with or without
+    # an object ("Refer wound questions TO the nurse"); a sentence that flags replies is a
+    # rule of its own
+    for rule in ("Never promise to cancel a parking fine. Refer to parking appeals.",
+                 "Never say a horse is sound. Pass lameness worries to the yard vet."):
+        assert not any("appeals" in label or "lameness" in label or "vet" in label for label in labels(rule))
+    assert not held(gate("Never promise to cancel a parking fine. Refer to parking appeals."),
+                    "Parking appeals are open on weekdays.")
+    assert "lameness" in " ".join(labels("Never say a horse is sound. Flag replies about lameness."))
+    # a plural noun before "are" is a subject, no imperative: "HOLDS are first come"
+    assert not any("served" in label or "come" in label
+                   for label in labels("Never hold a puppy for anyone. Holds are first come, first served."))

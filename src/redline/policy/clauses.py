@@ -423,10 +423,16 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
         opens, n = _directive(clause)  # "Agents must not …", "The assistant should never …"; not "always use …"
         forbids = bool(n) and not _refers_back(clause[opens + n :])
         # "Our reps are not clinicians. FLAG any reply where …": a routing verb states a rule
-        # too; "…; refer THE FAMILY to the VA" sends on someone already named: what to do instead
-        # ("LEAVING can abandon it": a gerund is a subject, no imperative)
-        routes = not opens and bool(n := phrase(clause, 0, "escalate")) and len(clause) > 2 \
-            and not clause[0].endswith("ing") and not _sends_on(clause[n:]) or _routed_passive(clause)
+        # too; "…; refer THE FAMILY to the VA" sends on someone already named, and "Refer to
+        # parking appeals" names only where to: what to do instead. The imperative is the
+        # verb's base form ("LEAVING can abandon it", "HOLDS are first come": subjects)
+        routes = not opens and bool(n := phrase_at(clause, 0, "escalate")) and len(clause) > 2 \
+            and not clause[0].endswith("ing") and not _sends_on(clause[n:]) and not _routes_only_to(clause) \
+            or _routed_passive(clause)
+        # after a sentence that forbids, one that sends cases on ("Never advise …. REFER
+        # wound questions to the nurse") says where they go instead; one that holds replies
+        # ("FLAG replies that …") is a rule of its own
+        routes = routes and (clause[0] in _HOLDS_REPLIES or not _forbids(stated[0]))
         # "Flag spoilers: ANYTHING revealing the plot …": after a routing, a case that "any"
         # opens names what is routed ("EVERY kit is packed in …" says what is so)
         case = bool(clause) and clause[0] in _ANY and bool(found[0]) and bool(phrase(found[0], 0, "escalate"))
@@ -1169,6 +1175,10 @@ _PASSIVE_ROUTING_AUX = frozenset({"get", "gets", "got", "be", "is", "are", "been
 # the modals that permit ("… CAN be escalated": an exception, no rule)
 _ROUTING_PARTICIPLES = frozenset({"flag", "escalate", "route", "refer", "forward"})
 _PERMITTING = frozenset({"can", "may", "could", "might"})
+
+
+# routing verbs whose object is the reply the gate holds, not the customer's case
+_HOLDS_REPLIES = frozenset({"flag", "escalate"})
 
 
 def _refers_back(rest: list[str]) -> bool:
