@@ -2374,3 +2374,12 @@ def test_a_later_sentence_that_sends_cases_on_names_no_topic_of_its_own() -> Non
     # a plural noun before "are" is a subject, no imperative: "HOLDS are first come"
     assert not any("served" in label or "come" in label
                    for label in labels("Never hold a puppy for anyone. Holds are first come, first served."))
+
+
+def test_latinate_stems_that_change_before_the_suffix_are_one_family() -> None:
+    # "redemptions" / "redeeming", "consumption" / "consume", "response" / "respond"
+    assert "redeeming" in family("redemption") and "consumption" in family("consume")
+    assert "respond" in family("response") and "maintenance" in family("maintain")
+    assert held(gate("Never process redemptions over $50,000 by chat."), "Redeeming $60,000 for you today.")
+    # … but not the pairs the same endings relate by chance ("reception" is no receiving)
+    assert "reception" not in family("receive") and "complication" not in family("comply")
