@@ -269,7 +269,12 @@ angel syndicate, a blue badge office, a caving centre, a Christmas tree farm, co
 gifts, public rights of way, a long COVID clinic, loft conversions) and heldout-cr
 (plastic surgery, a zoning appeals board, stone worktops, a fund transfer agent,
 paragliding, contract sterilization, small-engine repair, a syringe services program),
-no set style, scored blind at the end of that round with its final code, not read.
+no set style, scored blind at the end of that round with its final code, read in the
+next; heldout-cs (awnings, colocation, electric toothbrushes, gymnastics, hard money
+lending, head lice removal, a ketamine clinic, liquor licensing) and heldout-ct (a
+martial arts dojo, orienteering, a scrap yard, a surrogacy agency, a type foundry, used
+cooking oil collection, whitewater rafting, a refill shop), no set style, scored blind
+at the start of that round.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -410,6 +415,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cp.jsonl", 0.91, 0.14, ()),
         ("heldout-cq.jsonl", 0.88, 0.17, ()),
         ("heldout-cr.jsonl", 0.88, 0.16, ()),
+        ("heldout-cs.jsonl", 0.95, 0.12, ()),
+        ("heldout-ct.jsonl", 0.95, 0.14, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
