@@ -2383,3 +2383,13 @@ def test_latinate_stems_that_change_before_the_suffix_are_one_family() -> None:
     assert held(gate("Never process redemptions over $50,000 by chat."), "Redeeming $60,000 for you today.")
     # … but not the pairs the same endings relate by chance ("reception" is no receiving)
     assert "reception" not in family("receive") and "complication" not in family("comply")
+
+
+def test_a_person_noun_after_a_and_its_adjectives_is_what_the_rule_says_of_them() -> None:
+    # "tell a patient they're A GOOD CANDIDATE for …": being one is the topic, as "whether
+    # someone is A PATIENT here" is; the person told is still no topic
+    rule = "Never tell a volunteer they are a suitable candidate for the vaccine trial."
+    assert "suitable + candidate" in labels(rule) and "volunteer" not in " ".join(labels(rule))
+    g = gate(rule)
+    assert held(g, "Based on your bloods you're one of our most suitable candidates for the trial.")
+    assert not held(g, "Thanks for volunteering; the trial team will call you on Monday.")

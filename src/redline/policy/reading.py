@@ -726,9 +726,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
     preposition = state.preposition if in_pp else ""
     while i < len(item):
         role, n = _role(item, i)
-        if role == "addressee" and n == 1 and state.predicating and state.of_addressee and i \
-                and item[i - 1] in ("a", "an") and not phrase:
-            role = "content"  # "whether someone is A PATIENT here": being one is what the rule guards
+        if role == "addressee" and n == 1 and state.predicating and state.of_addressee and i > len(phrase) \
+                and item[i - 1 - len(phrase)] in ("a", "an"):
+            # "whether someone is A PATIENT here", "they're A GOOD CANDIDATE for …": being one
+            # is what the rule guards
+            role = "content"
         if item[i] == "by" and _by_the_party(item, i):
             break  # "must not be calculated BY THE REFERRAL AGENT": who does it is the party bound
         passive = role == "framing" and _passive_state(item, i, state, splitter)
