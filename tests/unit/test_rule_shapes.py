@@ -2393,3 +2393,13 @@ def test_a_person_noun_after_a_and_its_adjectives_is_what_the_rule_says_of_them(
     g = gate(rule)
     assert held(g, "Based on your bloods you're one of our most suitable candidates for the trial.")
     assert not held(g, "Thanks for volunteering; the trial team will call you on Monday.")
+
+
+def test_a_pronoun_after_a_heading_and_a_sentence_stands_for_what_the_sentence_names() -> None:
+    # "Rates: GROUP DISCOUNTS over 10% need the sales director's OK. Never offer THEM": the
+    # pronoun takes what the second sentence names, not the heading
+    rule = "Rates: group discounts over 10% need the sales director's OK. Never offer them."
+    assert "rates" not in labels(rule) and any("discounts" in label for label in labels(rule))
+    g = gate(rule)
+    assert held(g, "I can give your group a 12% discount on the block booking.")
+    assert not held(g, "Our rates for the conference rooms are on the website.")

@@ -365,6 +365,14 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = _straight_to_routing(written)  # "If …, STOP AND flag it", "…, THEN hand it to a human"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
+    heading: list[str] = []
+    if len(split) > 2 and _heading(split[0]) and not _forbids(split[1]) and not phrase(split[1], 0, "escalate") \
+            and _instructs(split[2]) and _forbids(split[2]) and not _names_its_own(split[2]) \
+            and _names_a_thing(split[1][:2]) and not _only_this(split[1]) and not _STANDS_FOR.isdisjoint(split[2]):
+        # "Pricing: VOLUME DISCOUNTS over 15% need a signed amendment. Agents can't offer
+        # THEM": the pronoun stands for what the sentence after the heading names, and that
+        # sentence opens the rule as it would with no heading
+        heading, split = split[0], split[1:]
     # a precondition or a party that has the matter states the rule in its first clause
     # unless a later one forbids something of its own: then it is the rule's reason
     # ("Intake NEEDS 48 hours, so don't offer same-day starts"; not "Tankless pricing NEEDS
@@ -450,7 +458,7 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     # "… with a parent present - KIDS' SESSIONS ONLY": what alone is allowed shares its
     # words with the rule to set them apart, not to repeat its topic
     rationale = [c for c in rationale if not _only_this(c)]
-    return stated, [*reason, *(t for c in rationale for t in c)]
+    return stated, [*heading, *reason, *(t for c in rationale for t in c)]
 
 
 def _only_this(span: list[str]) -> bool:
