@@ -2403,3 +2403,15 @@ def test_a_pronoun_after_a_heading_and_a_sentence_stands_for_what_the_sentence_n
     g = gate(rule)
     assert held(g, "I can give your group a 12% discount on the block booking.")
     assert not held(g, "Our rates for the conference rooms are on the website.")
+
+
+def test_subjects_joined_by_or_share_what_the_rule_says_of_them() -> None:
+    # "tell a member that A WAIVER or refund will be granted": both are granted, as each
+    # would be alone; a common word in the first item no longer stands alone
+    rule = "Never tell a member that a transfer or extension will be approved."
+    assert {"transfer + approved", "extension + approved"} <= labels(rule)
+    g = gate(rule)
+    assert held(g, "Your transfer to the Tuesday class is approved.")
+    assert not held(g, "Transfers between classes are handled by the front desk.")
+    # what is said to be confidential guards each item alone ("salary and package ARE CONFIDENTIAL")
+    assert "salary" in labels("A transferee's salary and relocation package are confidential. Never discuss them.")

@@ -485,6 +485,22 @@ def read(rule: str) -> tuple[list[Word], list[str]]:
     return words, rationale
 
 
+_KEPT_SECRET = frozenset({"confidential", "private", "secret", "internal"})
+
+
+def _coordinated_subject(words: list[Word], clause: int, item: int) -> list[Word]:
+    """The noun phrase that ends the list item before a subject joined to it by "or" or
+    "and" ("that A REVIEW or suspension will be dropped"): a subject of the same verb. []
+    where that item ends in anything else (a verb, a prepositional phrase, the person told)."""
+    before = [w for w in words if w.clause == clause and w.item == item]
+    if not before:
+        return []
+    last = [w for w in before if w.np == before[-1].np]
+    if before[-1].np < 0 or any(w.verb or w.in_pp or w.person or w.predicate or w.subject for w in last):
+        return []
+    return last
+
+
 def _coordinated_modifiers(words: list[Word]) -> None:
     """A modifier alone in a list item, before "or"/"and" and a modifier of a noun ("STOLEN
     or broken items", "mention DAMAGED or broken items"), modifies that noun as the
@@ -861,6 +877,11 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                     state.verb_place = True
                     i += n
                     continue
+            opening = [t for t in item[:i] if t not in _OBJECT_OPENERS]
+            # (not "X and Y ARE CONFIDENTIAL": what is kept secret stands alone, each item)
+            if subject and index and splitter in ("or", "and") and opening == [w.text for w in subject] \
+                    and not any(t in _KEPT_SECRET for t in item[i + n : i + n + 2]):
+                subject = [*_coordinated_subject(words, clause, index - 1), *subject]
             for member in subject:
                 member.subject = True
             if subject:

@@ -522,7 +522,16 @@ def _tells_an_act(verb: Word, words: list[Word]) -> bool:
 def _subject(verb: Word, words: list[Word]) -> list[Word]:
     """The subject of a predicate: the last subject noun phrase before it in its clause."""
     before = [w for w in words[: words.index(verb)] if w.clause == verb.clause and w.subject]
-    return [w for w in before if w.np == before[-1].np] if before else []
+    if not before:
+        return []
+    found = [w for w in before if w.np == before[-1].np]
+    while found[0].splitter in ("or", "and") and not found[0].fact:
+        # "a REVIEW or suspension will be dropped": subjects joined in the items before
+        joined = [w for w in before if w.item == found[0].item - 1]
+        if not joined:
+            break
+        found = [*(w for w in joined if w.np == joined[-1].np), *found]
+    return found
 
 
 def _pairs(words: list[Word]) -> list[tuple[Word, Word, str]]:
