@@ -2415,3 +2415,12 @@ def test_subjects_joined_by_or_share_what_the_rule_says_of_them() -> None:
     assert not held(g, "Transfers between classes are handled by the front desk.")
     # what is said to be confidential guards each item alone ("salary and package ARE CONFIDENTIAL")
     assert "salary" in labels("A transferee's salary and relocation package are confidential. Never discuss them.")
+
+
+def test_words_english_derives_by_a_change_of_stem_are_one_family() -> None:
+    # "sale" / "sold", "width" / "wide", "destruction" / "destroyed": no suffix step relates them
+    assert "sold" in family("sale") and "wide" in family("width") and "destroyed" in family("destruction")
+    assert held(gate("Never approve the sale of a returned laptop."), "We'll approve selling the returned laptop.")
+    assert held(gate("Do not guess the width of a doorway."), "Your doorway is 80 cm wide.")
+    # … and not the pairs whose meanings drifted apart ("gift" is no giving)
+    assert "give" not in family("gift") and "health" not in family("heal")

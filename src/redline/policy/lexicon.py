@@ -16,7 +16,8 @@ go into the automaton.
   the dictionary knows it and `wordfreq` (word frequencies from many corpora, shipped in
   the package) says it is a word people write. Suffixes that change who or what a word
   names (-er, -ist, -ant: claim/claimant) or turn it around (-less, -able) are not in
-  the table.
+  the table. Derivations by a change of the stem (sell/sale, wide/width), which no
+  suffix step makes, are listed in `data/irregular_derivations.tsv`.
 - British and American spellings (unauthorised/unauthorized, cancelled/canceled) are
   the same word; a variant is kept when `wordfreq` knows it.
 
@@ -111,6 +112,24 @@ def _load_false_derivations() -> frozenset[tuple[str, str]]:
 
 # pairs the rows relate by spelling only ("import" / "importance"): never one family
 _FALSE_DERIVATIONS = _load_false_derivations()
+
+
+def _load_irregular_derivations() -> dict[str, frozenset[str]]:
+    table = resources.files("redline.policy").joinpath("data/irregular_derivations.tsv").read_text("utf-8")
+    related: dict[str, set[str]] = {}
+    for number, line in enumerate(table.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) != 2 or not all(cols):
+            raise ValueError(f"redline/policy/data/irregular_derivations.tsv:{number}: bad row {line!r}")
+        related.setdefault(cols[0], set()).add(cols[1])
+        related.setdefault(cols[1], set()).add(cols[0])
+    return {word: frozenset(others) for word, others in related.items()}
+
+
+# derivations by a change of the stem ("sell" / "sale", "wide" / "width"): no suffix row proposes them
+_IRREGULAR_DERIVATIONS = _load_irregular_derivations()
 
 
 _PLAIN = re.compile(r"[a-z]+")
@@ -302,6 +321,7 @@ def _derived(lemma: str) -> set[str]:
                 if candidate != lemma and is_word(candidate, step.derived_pos) \
                         and (not step.derived_only or part_of_speech(candidate) <= step.derived_pos):
                     found.add(candidate)
+    found.update(_IRREGULAR_DERIVATIONS.get(lemma, ()))
     return {candidate for candidate in found if (lemma, candidate) not in _FALSE_DERIVATIONS}
 
 
