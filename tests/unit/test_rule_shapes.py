@@ -2424,3 +2424,11 @@ def test_words_english_derives_by_a_change_of_stem_are_one_family() -> None:
     assert held(gate("Do not guess the width of a doorway."), "Your doorway is 80 cm wide.")
     # … and not the pairs whose meanings drifted apart ("gift" is no giving)
     assert "give" not in family("gift") and "health" not in family("heal")
+
+
+def test_an_age_below_an_under_ns_limit_names_one_of_them() -> None:
+    # "under-16s": "your 14-year-old", "aged 12" are under 16; 17 is not
+    g = gate("Never book under-16s onto the night hike.")
+    assert held(g, "Your 14-year-old is welcome to join us on Saturday.")
+    assert held(g, "A walker aged 12 is fine to join us on Saturday.")
+    assert not held(g, "Your 17-year-old is welcome to join us on Saturday.")
