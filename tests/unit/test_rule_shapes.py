@@ -2432,3 +2432,12 @@ def test_an_age_below_an_under_ns_limit_names_one_of_them() -> None:
     assert held(g, "Your 14-year-old is welcome to join us on Saturday.")
     assert held(g, "A walker aged 12 is fine to join us on Saturday.")
     assert not held(g, "Your 17-year-old is welcome to join us on Saturday.")
+
+
+def test_a_participle_before_the_person_told_describes_them_and_is_no_act() -> None:
+    # "offer RETURNING customers a discount": who is offered it, not an act of returning
+    rule = "Never offer returning customers a loyalty discount."
+    assert not any("returning" in label for label in labels(rule))
+    assert held(gate(rule), "I can offer you a 10% loyalty discount on this order.")
+    # in a verb's own place the -ing form is still the act ("Avoid CONTACTING customers …")
+    assert any("contacting" in label for label in labels("Avoid contacting customers after 9pm."))

@@ -347,7 +347,9 @@ def _word(token: str, item: list[str], i: int, verb_place: bool, determined: boo
         return word  # "a LOST or stolen card", "the DELETED project": after a determiner, a modifier
     if participle:
         # "STAGED accidents", "CONTROLLED substances": a participle before a noun modifies it
-        modifier = bool(following) and _role(item, i + 1)[0] == "content" and "NOUN" in part_of_speech(following)
+        # ("promise INTENDED parents …", "offer RETURNING customers …": the person too)
+        modifier = bool(following) and (_role(item, i + 1)[0] == "content" and "NOUN" in part_of_speech(following)
+                                        or _role(item, i + 1) == ("addressee", 1))
         # "margin TRADING": a gerund after a noun ends the noun phrase
         gerund = token.endswith("ing") and bool(previous) and _role(item, i - 1)[0] == "content" \
             and "VERB" not in part_of_speech(previous)
