@@ -2441,3 +2441,13 @@ def test_a_participle_before_the_person_told_describes_them_and_is_no_act() -> N
     assert held(gate(rule), "I can offer you a 10% loyalty discount on this order.")
     # in a verb's own place the -ing form is still the act ("Avoid CONTACTING customers …")
     assert any("contacting" in label for label in labels("Avoid contacting customers after 9pm."))
+
+
+def test_the_word_after_a_predicates_verb_is_its_object_not_another_verb() -> None:
+    # "say non-members can join CLUB RUNS": what they'd join, not more verbs standing alone
+    # as a state of the person ("club", "runs")
+    rule = "Never tell callers non-members can join club runs."
+    assert "club + runs" in labels(rule) and not {"club", "runs", "join"} & labels(rule)
+    g = gate(rule)
+    assert held(g, "Non-members can join the Thursday club runs.")
+    assert not held(g, "The club meets at seven on Thursdays.")

@@ -773,7 +773,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             token = item[i]
             following = item[i + 1] if i + 1 < len(item) else ""
             forced = token == state.fact_verb
-            w = _word(token, item, i, state.verb_place or state.predicating and not phrase or forced, determiner)
+            # (the word right after a predicate's verb is its object: "can join CLASS IV trips")
+            after_verb = bool(words) and words[-1].verb and i > 0 and words[-1].text.split()[-1] == item[i - 1]
+            w = _word(token, item, i, state.verb_place or state.predicating and not phrase and not after_verb or forced,
+                      determiner)
             if forced:
                 state.fact_verb = ""
             if passive:
