@@ -274,7 +274,13 @@ next; heldout-cs (awnings, colocation, electric toothbrushes, gymnastics, hard m
 lending, head lice removal, a ketamine clinic, liquor licensing) and heldout-ct (a
 martial arts dojo, orienteering, a scrap yard, a surrogacy agency, a type foundry, used
 cooking oil collection, whitewater rafting, a refill shop), no set style, scored blind
-at the start of that round.
+at the start of that round, then read; heldout-cu (annuities, bouncy castle hire,
+embroidery, a bridge club, hypnotherapy, interior design, kosher certification,
+apprenticeships) and heldout-cv (a sugarhouse, a metal detecting club, Medicare
+supplement brokerage, the Office of the Public Guardian, sled dog tours, tiling,
+wilderness first aid, water softeners), no set style, scored blind at the end of that
+round with its final code, not read (cu's hypno-05, "Don't book clients under 18
+without …", derives nothing: its policy would not load).
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -415,8 +421,10 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cp.jsonl", 0.91, 0.14, ()),
         ("heldout-cq.jsonl", 0.88, 0.17, ()),
         ("heldout-cr.jsonl", 0.88, 0.16, ()),
-        ("heldout-cs.jsonl", 0.95, 0.12, ()),
-        ("heldout-ct.jsonl", 0.95, 0.14, ()),
+        ("heldout-cs.jsonl", 0.96, 0.12, ()),
+        ("heldout-ct.jsonl", 0.96, 0.13, ()),
+        ("heldout-cu.jsonl", 0.94, 0.17, ("hypno-05",)),
+        ("heldout-cv.jsonl", 0.95, 0.16, ()),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

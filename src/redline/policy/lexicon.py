@@ -15,7 +15,7 @@ go into the automaton.
   installs without a download, so each candidate the table proposes is kept only when
   the dictionary knows it and `wordfreq` (word frequencies from many corpora, shipped in
   the package) says it is a word people write. Suffixes that change who or what a word
-  names (-er, -ist, -ant: claim/claimant) or turn it around (-less, -able) are not in
+  names (-er, -ist, -ant: claim/claimant) or turn it around (-less) are not in
   the table. Derivations by a change of the stem (sell/sale, wide/width), which no
   suffix step makes, are listed in `data/irregular_derivations.tsv`.
 - British and American spellings (unauthorised/unauthorized, cancelled/canceled) are
