@@ -279,8 +279,9 @@ embroidery, a bridge club, hypnotherapy, interior design, kosher certification,
 apprenticeships) and heldout-cv (a sugarhouse, a metal detecting club, Medicare
 supplement brokerage, the Office of the Public Guardian, sled dog tours, tiling,
 wilderness first aid, water softeners), no set style, scored blind at the end of that
-round with its final code, not read (cu's hypno-05, "Don't book clients under 18
-without …", derives nothing: its policy would not load).
+round with its final code, not read but for cu's hypno-05 ("Don't book clients under
+18 without …"), which derived nothing with that code (its policy would not load) and
+now guards the under-18s.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -423,7 +424,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cr.jsonl", 0.88, 0.16, ()),
         ("heldout-cs.jsonl", 0.96, 0.12, ()),
         ("heldout-ct.jsonl", 0.96, 0.13, ()),
-        ("heldout-cu.jsonl", 0.94, 0.17, ("hypno-05",)),
+        ("heldout-cu.jsonl", 0.95, 0.17, ()),
         ("heldout-cv.jsonl", 0.95, 0.16, ()),
     ],
 )

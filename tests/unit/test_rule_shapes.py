@@ -2451,3 +2451,15 @@ def test_the_word_after_a_predicates_verb_is_its_object_not_another_verb() -> No
     g = gate(rule)
     assert held(g, "Non-members can join the Thursday club runs.")
     assert not held(g, "The club meets at seven on Thursdays.")
+
+
+def test_people_named_by_an_age_limit_are_the_under_ns_where_nothing_else_is_guarded() -> None:
+    # "Don't book MEMBERS UNDER 16 without …": the member is no topic and the condition is
+    # none, so the rule guarded nothing and would not load; its age limit is what it guards
+    rule = "Don't book members under 16 without a guardian's written consent."
+    assert labels(rule) == {"under 16s"}
+    g = gate(rule)
+    assert held(g, "Your 15-year-old is booked for Thursday evening.")
+    assert not held(g, "Your 17-year-old is booked for Thursday evening.")
+    # a rule that guards something else keeps its own reading ("… must not be offered WINE")
+    assert "wine" in words("Guests under 21 must not be offered wine.")

@@ -351,7 +351,7 @@ def phrase(tokens_: list[str], i: int, kind: str) -> int:
     return 0
 
 
-def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
+def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[str]]:
     """The clauses that state the rule (the first, after its label if it has one, and any
     later one that opens with a directive, "…; no wire transfers or gift cards", that binds
     the agent, "Agents must not …", or that routes a case, "Flag any reply …"), and the
@@ -362,6 +362,8 @@ def rule_clauses(rule: str) -> tuple[list[list[str]], list[str]]:
     written = written[opened:]  # "heads up team - …", "hey all, …": said to the team, not of the rule
     written = written[_role_preamble(written):]  # "As the Acme billing assistant, you never …"
     written = _without_intensifiers(written)  # "Do not, under any circumstances, …"
+    if ages:
+        written = _age_classes(written)  # "clients UNDER 18": the under-18s
     written = _straight_to_routing(written)  # "If …, STOP AND flag it", "…, THEN hand it to a human"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
@@ -949,6 +951,36 @@ _PASSIVE_AUX = frozenset(
 )
 _PASSIVE_LINKS = frozenset({"not", "never", "to", "ever", "strictly", "expressly", "absolutely", "in", "no", "way"})
 _NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
+
+
+def _age_classes(tokens_: list[str]) -> list[str]:
+    """The people a rule names by an age limit ("book CLIENTS UNDER 18", "guests under 21
+    years old"): "under" and the number (and "years old" after it) as one word,
+    "under-18s", whose topic matches an age in years below it as well. Read where the
+    rule would otherwise guard nothing (`topics._derive`): the word for the people
+    serves only to say who (an addressee: "clients", "guests"). A number with a unit after
+    it is a limit ("customers under 50 kg"), not an age."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens_):
+        token = tokens_[i]
+        if out and token in ("under", "below") and i + 1 < len(tokens_) and tokens_[i + 1].isdigit() \
+                and 1 < int(tokens_[i + 1]) <= _OLDEST_UNDER and out[-1] not in lemmas(out[-1]) \
+                and _someone(out[-1]):
+            after = i + 2
+            if tokens_[after : after + 1] in (["years"], ["yrs"], ["year"]):
+                after += 2 if tokens_[after + 1 : after + 2] == ["old"] else 1
+            if after >= len(tokens_) or not tokens_[after][:1].isalnum() or tokens_[after] in WORDS["closed"]:
+                out.append(f"under-{tokens_[i + 1]}s")
+                i = after
+                continue
+        out.append(token)
+        i += 1
+    return out
+
+
+# the oldest age an "under-N" names a group of people by (as matcher._OLDEST_UNDER)
+_OLDEST_UNDER = 25
 
 
 def _needs_approval(clause: list[str], first: bool) -> list[str]:

@@ -443,9 +443,10 @@ class _State:
     fact_verb: str = ""  # the verb of a first sentence that says what is so ("Results TAKE 2-3 days")
 
 
-def read(rule: str) -> tuple[list[Word], list[str]]:
-    """The content words of the clauses that state a rule, and its rationale's words."""
-    stated, rationale = rule_clauses(rule)
+def read(rule: str, ages: bool = False) -> tuple[list[Word], list[str]]:
+    """The content words of the clauses that state a rule, and its rationale's words
+    (with `ages`, people named by an age limit read as the "under-Ns": `rule_clauses`)."""
+    stated, rationale = rule_clauses(rule, ages)
     words: list[Word] = []
     state = _State(verb_place=False)
     facts = fact_verb(stated[0]) if len(stated) > 1 else 0  # "Results TAKE 2-3 days. Don't promise them …"

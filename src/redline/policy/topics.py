@@ -108,8 +108,8 @@ def derive_topics(rule: str) -> Derivation:
 log = logging.getLogger("redline.policy")
 
 
-def _derive(rule: str) -> Derivation:
-    words, rationale = read(rule)
+def _derive(rule: str, ages: bool = False) -> Derivation:
+    words, rationale = read(rule, ages)
     detectors: list[str] = []
     delegated: list[str] = []
     words = _delegate(words, detectors, delegated)
@@ -124,6 +124,12 @@ def _derive(rule: str) -> Derivation:
             for verb in verbs for head in delegated]
     acts += _recommended(rule, words, topics)
     found = topics + tuple(acts)
+    if not found and not detectors and not ages:
+        # "Don't book clients UNDER 18 without …": where the people a rule names serve only
+        # to say who, their age limit is what it guards (before what its condition names)
+        aged = _derive(rule, ages=True)
+        if aged.topics:
+            return aged
     if not found and not detectors:
         found = _condition_topics(rule)
     if _QUOTED.search(rule):
