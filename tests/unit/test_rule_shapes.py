@@ -2463,3 +2463,9 @@ def test_people_named_by_an_age_limit_are_the_under_ns_where_nothing_else_is_gua
     assert not held(g, "Your 17-year-old is booked for Thursday evening.")
     # a rule that guards something else keeps its own reading ("… must not be offered WINE")
     assert "wine" in words("Guests under 21 must not be offered wine.")
+
+
+def test_a_clipping_and_its_full_word_are_one_family() -> None:
+    # "photos" / "photographing", "exam" / "examination"
+    assert "photographing" in family("photo") and "examination" in family("exam")
+    assert held(gate("Never share photos of other members."), "Photographs of the other members are on our page.")

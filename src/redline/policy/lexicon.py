@@ -16,8 +16,9 @@ go into the automaton.
   the dictionary knows it and `wordfreq` (word frequencies from many corpora, shipped in
   the package) says it is a word people write. Suffixes that change who or what a word
   names (-er, -ist, -ant: claim/claimant) or turn it around (-less) are not in
-  the table. Derivations by a change of the stem (sell/sale, wide/width), which no
-  suffix step makes, are listed in `data/irregular_derivations.tsv`.
+  the table. Derivations by a change of the stem (sell/sale, wide/width) and clippings
+  (photo/photograph), which no suffix step makes, are listed in
+  `data/irregular_derivations.tsv`.
 - British and American spellings (unauthorised/unauthorized, cancelled/canceled) are
   the same word; a variant is kept when `wordfreq` knows it.
 
