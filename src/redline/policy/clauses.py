@@ -965,7 +965,7 @@ def _age_classes(tokens_: list[str]) -> list[str]:
     while i < len(tokens_):
         token = tokens_[i]
         if out and token in ("under", "below") and i + 1 < len(tokens_) and tokens_[i + 1].isdigit() \
-                and 1 < int(tokens_[i + 1]) <= _OLDEST_UNDER and out[-1] not in lemmas(out[-1]) \
+                and 1 < int(tokens_[i + 1]) <= OLDEST_UNDER and out[-1] not in lemmas(out[-1]) \
                 and _someone(out[-1]):
             after = i + 2
             if tokens_[after : after + 1] in (["years"], ["yrs"], ["year"]):
@@ -979,8 +979,9 @@ def _age_classes(tokens_: list[str]) -> list[str]:
     return out
 
 
-# the oldest age an "under-N" names a group of people by (as matcher._OLDEST_UNDER)
-_OLDEST_UNDER = 25
+# the oldest age an "under-N" names a group of people by: below it, an age in years
+# names one of them (the matcher's keys for "under-18s": "your 14-year-old")
+OLDEST_UNDER = 25
 
 
 def _needs_approval(clause: list[str], first: bool) -> list[str]:
@@ -1020,14 +1021,14 @@ def _kept_secret(clause: list[str]) -> list[str]:
         opens += 1  # "AGENTS MUST keep …", "THE ASSISTANT SHOULD ALWAYS keep …"
     if len(clause) - opens < 3 or clause[opens] not in ("keep", "keeps"):
         return clause
-    for ending in _SECRET:
+    for ending in SECRET:
         n = len(ending)
         if clause[-n:] == list(ending) and len(clause) - opens - n > 1:
             return ["never", "disclose", *clause[opens + 1 : -n]]  # the party it binds is no topic
     return clause
 
 
-_SECRET = (("confidential",), ("private",), ("secret",), ("internal",), ("quiet",), ("under", "wraps"),
+SECRET = (("confidential",), ("private",), ("secret",), ("internal",), ("quiet",), ("under", "wraps"),
            ("to", "yourself"), ("to", "ourselves"), ("in", "house"), ("in-house",))
 
 

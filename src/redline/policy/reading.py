@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from redline.policy.clauses import (
     CONTAINER_DETS, MODALS as _MODALS, OBJECT_OPENERS as _OBJECT_OPENERS, POSITIVE_DIRECTIVES, after_frame,
-    bound_party, cut, fact_verb, in_list, items, phrase, rule_clauses,
+    SECRET, bound_party, cut, fact_verb, in_list, items, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import PERSON_SUFFIXES, agent_base, is_agent, is_person, lemmas, part_of_speech, zipf
@@ -488,7 +488,8 @@ def read(rule: str, ages: bool = False) -> tuple[list[Word], list[str]]:
     return words, rationale
 
 
-_KEPT_SECRET = frozenset({"confidential", "private", "secret", "internal"})
+# what a rule says is kept secret ("… ARE CONFIDENTIAL"): each subject is guarded alone
+_KEPT_SECRET = frozenset(ending[0] for ending in SECRET if len(ending) == 1)
 
 
 def _coordinated_subject(words: list[Word], clause: int, item: int) -> list[Word]:

@@ -526,7 +526,8 @@ def _tells_an_act(verb: Word, words: list[Word]) -> bool:
 
 
 def _subject(verb: Word, words: list[Word]) -> list[Word]:
-    """The subject of a predicate: the last subject noun phrase before it in its clause."""
+    """The subject of a predicate: the last subject noun phrase before it in its clause,
+    with those joined to it by "or" or "and" ("a REVIEW or SUSPENSION will be dropped")."""
     before = [w for w in words[: words.index(verb)] if w.clause == verb.clause and w.subject]
     if not before:
         return []

@@ -23,6 +23,7 @@ from typing import NamedTuple, Sequence
 import ahocorasick_rs
 import re2
 
+from redline.policy.clauses import OLDEST_UNDER
 from redline.policy.lexicon import compound_parts, family, lemmas, zipf
 from redline.policy.terms import term_variants
 from redline.policy.reading import NOUN_PARTICLES
@@ -106,10 +107,6 @@ class RawHit(NamedTuple):
 _new_hit = tuple.__new__
 
 
-# "under-Ns" names people by their age: below this, an age in years names one of them
-_OLDEST_UNDER = 25
-
-
 def _ages(years: str) -> set[tuple[str, ...]]:
     """The ways a draft gives a person's age in years ("your 14-year-old", "aged 14",
     "14 years old"), as the word sequences of the shadow text."""
@@ -131,7 +128,7 @@ def topic_keys(unit: str) -> set[str]:
         keys |= {(form, *rest[:-1], last) for form in first for last in family(rest[-1], derive=False)}
     elif rest and rest[-1][:-1].isdigit() and rest[-1].endswith("s"):
         keys |= {(form, *rest[:-1], rest[-1][:-1]) for form in first}  # "under-18s": "an under-18" too
-        if len(words) == 2 and words[0] == "under" and int(rest[-1][:-1]) <= _OLDEST_UNDER:
+        if len(words) == 2 and words[0] == "under" and int(rest[-1][:-1]) <= OLDEST_UNDER:
             keys |= {age for years in range(1, int(rest[-1][:-1])) for age in _ages(str(years))}
     if not rest:
         parts = compound_parts(words[0])
