@@ -98,39 +98,34 @@ for _row in _SUFFIXES:
 _ENDING_LENGTHS = sorted({len(ending) for ending in (*_BY_DERIVED, *_BY_BASE)})
 
 
-def _load_false_derivations() -> frozenset[tuple[str, str]]:
-    table = resources.files("redline.policy").joinpath("data/false_derivations.tsv").read_text("utf-8")
-    pairs = set()
+def _word_pairs(name: str) -> list[tuple[str, str]]:
+    """The rows of a table of word pairs in `data/` (two words a row, tab-separated)."""
+    table = resources.files("redline.policy").joinpath(f"data/{name}").read_text("utf-8")
+    pairs = []
     for number, line in enumerate(table.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
         if len(cols) != 2 or not all(cols):
-            raise ValueError(f"redline/policy/data/false_derivations.tsv:{number}: bad row {line!r}")
-        pairs.update({(cols[0], cols[1]), (cols[1], cols[0])})
-    return frozenset(pairs)
+            raise ValueError(f"redline/policy/data/{name}:{number}: bad row {line!r}")
+        pairs.append((cols[0], cols[1]))
+    return pairs
 
 
 # pairs the rows relate by spelling only ("import" / "importance"): never one family
-_FALSE_DERIVATIONS = _load_false_derivations()
+_FALSE_DERIVATIONS = frozenset(pair for a, b in _word_pairs("false_derivations.tsv") for pair in ((a, b), (b, a)))
 
 
-def _load_irregular_derivations() -> dict[str, frozenset[str]]:
-    table = resources.files("redline.policy").joinpath("data/irregular_derivations.tsv").read_text("utf-8")
+def _related(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
     related: dict[str, set[str]] = {}
-    for number, line in enumerate(table.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if len(cols) != 2 or not all(cols):
-            raise ValueError(f"redline/policy/data/irregular_derivations.tsv:{number}: bad row {line!r}")
-        related.setdefault(cols[0], set()).add(cols[1])
-        related.setdefault(cols[1], set()).add(cols[0])
+    for a, b in pairs:
+        related.setdefault(a, set()).add(b)
+        related.setdefault(b, set()).add(a)
     return {word: frozenset(others) for word, others in related.items()}
 
 
 # derivations by a change of the stem ("sell" / "sale", "wide" / "width"): no suffix row proposes them
-_IRREGULAR_DERIVATIONS = _load_irregular_derivations()
+_IRREGULAR_DERIVATIONS = _related(_word_pairs("irregular_derivations.tsv"))
 
 
 _PLAIN = re.compile(r"[a-z]+")
