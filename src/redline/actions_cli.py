@@ -25,7 +25,7 @@ from redline.decide.gate import Gate
 from redline.domains.registry import DomainRegistry
 from redline.errors import ActionInputError, RedlineError, SuiteError, UnknownDomain
 from redline.store.log_cli import OUTCOME_STYLE
-from redline.terminal import EXIT_CODES, EXIT_HELP, EXIT_USAGE, console, safe
+from redline.terminal import EXIT_CODES, EXIT_HELP, EXIT_USAGE, console, print_error, safe
 from redline.types import ActionAssessment, Decision, Outcome
 
 out = console()
@@ -34,10 +34,7 @@ _DOMAINS_HELP = "A folder of YAML domain files to load beside the built-in and p
 
 
 def _fail(message: str) -> typer.Exit:
-    first, *rest = message.split("\n")
-    err.print(Text.assemble(("error: ", "bold red"), safe(first)), soft_wrap=True)
-    for line in rest:
-        err.print(Text(safe(line)), soft_wrap=True)
+    print_error(err, message, soft_wrap=True)
     return typer.Exit(code=EXIT_USAGE)
 
 

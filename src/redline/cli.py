@@ -21,7 +21,7 @@ from redline.policy import json_schema, load_policy
 from redline.review_cli import canary_app, reviewed_check, soak_report_command
 from redline.service.serve_cli import serve
 from redline.store.log_cli import log_app
-from redline.terminal import EXIT_HELP, around, command_group, console, exit_code, marked, safe, usage_error
+from redline.terminal import EXIT_HELP, around, command_group, console, exit_code, marked, print_error, safe, usage_error
 from redline.types import Decision
 
 app = command_group("redline: a policy gate for AI agents. Checks drafts, messages and actions against a policy.")
@@ -334,7 +334,7 @@ def explain(
     try:
         report = explain_policy(load_policy(policy))
     except RedlineError as exc:
-        err.print(Text.assemble(("error: ", "bold red"), safe(exc)))
+        print_error(err, exc)
         raise typer.Exit(code=1) from None
     if as_json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

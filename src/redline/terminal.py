@@ -70,13 +70,19 @@ def safe(value: object, *, newlines: bool = False) -> str:
     return _CANDIDATE.sub(lambda m: _shown(m.group(), newlines), text)
 
 
-def usage_error(err: Console, message: object) -> typer.Exit:
-    """Print `message` (its first line as the error, the rest under it) and return the
-    exit for a usage, policy or input error, for the caller to raise."""
+def print_error(err: Console, message: object, *, soft_wrap: bool = False) -> None:
+    """Print `message`: its first line as the error, the rest under it (a policy's
+    problems one per line, each made safe for the terminal on its own)."""
     first, *rest = str(message).split("\n")
-    err.print(Text.assemble(("error: ", "bold red"), safe(first)))
+    err.print(Text.assemble(("error: ", "bold red"), safe(first)), soft_wrap=soft_wrap)
     for line in rest:
-        err.print(Text(safe(line)))
+        err.print(Text(safe(line)), soft_wrap=soft_wrap)
+
+
+def usage_error(err: Console, message: object) -> typer.Exit:
+    """Print `message` (`print_error`) and return the exit for a usage, policy or input
+    error, for the caller to raise."""
+    print_error(err, message)
     return typer.Exit(code=EXIT_USAGE)
 
 

@@ -190,6 +190,21 @@ def test_explain_exits_1_when_the_policy_would_not_load(tmp_path: Path) -> None:
     assert "p.yaml:7" in result.output and "a:r guards nothing" in result.output
 
 
+
+def test_explain_lists_each_problem_of_a_policy_on_a_line_of_its_own(tmp_path: Path) -> None:
+    policy = tmp_path / "p.yaml"
+    policy.write_text("version: 1\nname: p\nskills:\n  - slug: a\n    red_lines:\n"
+                      "      - id: r\n        rule: Never promise a refund.\n        severity: blok\n"
+                      "      - id: q\n        rule: Never quote a price.\n        severity: blok\n")
+    result = runner.invoke(app, ["explain", str(policy)])
+    assert result.exit_code == 1
+    assert "\\x0a" not in result.output and "\u27e8" not in result.output
+    lines = result.output.splitlines()
+    assert any(line.startswith("2 problems in this policy:") for line in lines)
+    assert any(line.strip().startswith(f"{policy}:8:") for line in lines)
+    assert any(line.strip().startswith(f"{policy}:11:") for line in lines)
+
+
 def _suite(tmp_path: Path, min_confidence: int, probes: list[dict[str, object]]) -> Path:
     (tmp_path / "policy.yaml").write_text(
         f"version: 1\nname: s\nauto_send:\n  min_confidence: {min_confidence}\nskills:\n  - slug: b\n    red_lines:\n"

@@ -65,3 +65,16 @@ def test_zipf_is_wordfreqs_answer() -> None:
     lexicon.zipf.cache_clear()
     for word in words:
         assert lexicon.zipf(word) == zipf_frequency(word, "en"), word
+
+
+def test_a_pasted_token_longer_than_any_word_is_not_spell_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the one-edit set of a token is its length squared times 52 strings of its length:
+    # gigabytes for a 10,000-letter hash pasted into a rule, so none is built for it
+    lexicon._misspelt.cache_clear()
+    looked_up: list[str] = []
+    real = lexicon.zipf
+    monkeypatch.setattr(lexicon, "zipf", lambda word: looked_up.append(word) or real(word))
+    token = "qzvkjx" * 50
+    assert lexicon._misspelt(token) == ()
+    assert looked_up == []
+    assert lexicon._misspelt("gaurantees") == ("guarantees",)  # a word's slip is still read

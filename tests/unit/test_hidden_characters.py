@@ -8,6 +8,8 @@ import json
 import pytest
 
 from redline import Gate, Outcome, parse_policy
+from redline.policy.topics import derive_topics
+from redline.screen.engine import about_other_people
 from redline.screen.normalize import has_symbols_in_words, normalize, strip_invisible
 from redline.store.decision_event import event_from_decision
 from redline.store.scrub import scrub
@@ -133,3 +135,36 @@ def test_a_key_in_fullwidth_letters_is_still_a_key() -> None:
     assert decision.outcome is Outcome.REFUSE
     assert decision.findings[0].text == "\uff21\uff2b\uff29\uff21IOSFODNN7EXAMPLE"
     assert scrub(text).text == "key [AWS_ACCESS_KEY] ok"
+
+
+def _labels(rule: str) -> set[str]:
+    return {t.label for t in derive_topics(rule).topics}
+
+
+@pytest.mark.parametrize("name", HIDING)
+def test_a_rule_pasted_with_a_hidden_character_inside_a_word_guards_that_word(name: str) -> None:
+    # text copied from a document or a web page carries soft hyphens and zero-width
+    # characters unseen: the rule still reads "answer keys", not "an" and "swer"
+    pasted = f"Never disclose exam an{HIDING[name]}swer keys to students."
+    assert _labels(pasted) == _labels("Never disclose exam answer keys to students.")
+    gate = Gate(parse_policy(f"""
+version: 1
+name: pasted
+auto_send: {{min_confidence: 0}}
+detectors: {{credentials: "off", pii: "off", technical_content: "off"}}
+skills:
+  - slug: exams
+    red_lines:
+      - id: no-keys
+        rule: "{pasted}"
+        severity: block
+"""))
+    assert gate.check("Here are the answer keys for Friday's exam.").outcome is Outcome.ESCALATE, name
+    assert gate.check("The exam starts at nine on Friday.").outcome is Outcome.EXECUTE, name
+
+
+def test_a_rule_in_fullwidth_letters_or_ligatures_reads_as_its_words() -> None:
+    assert _labels("Never promise a ｒｅｆｕｎｄ.") == _labels("Never promise a refund.") == {"refund"}
+    assert _labels("Never give \ufb01nancial advice.") == _labels("Never give financial advice.")
+    # the other-people reading sees the same words ("another patient\u200b's")
+    assert about_other_people("Never confirm another pa\u200btient's prescriptions.")

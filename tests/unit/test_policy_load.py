@@ -460,3 +460,18 @@ def test_a_file_that_is_not_a_policy_is_never_quoted(tmp_path: Path) -> None:
         assert "not a redline policy" in message or "not valid YAML" in message
         for fragment in ("root", "$6$", "hunter2", "daemon", "services"):
             assert fragment not in message
+
+
+def test_a_rule_longer_than_a_paragraph_is_refused_with_its_length_and_the_fix(tmp_path: Path) -> None:
+    # reading a rule for its topics costs more than its length: a pasted page would stall
+    # the load, so it is refused at once, by line, with the limit
+    page = "Never promise a refund for a cancelled ticket. " * 100
+    path, error = load_error(tmp_path, ONE_RULE.replace("Never promise a refund.", page.strip()))
+    assert str(error).startswith(f"{path}:7:15: skills[0].red_lines[0].rule: ")
+    assert f"the rule is {len(page.strip()):,} characters, over the limit of 2,000" in str(error)
+    assert "Fix: write each thing it forbids as a rule of its own" in str(error)
+    boundary = MINIMAL + f"soul:\n  boundaries:\n    never:\n      - {page.strip()}\n"
+    path, error = load_error(tmp_path, boundary)
+    assert "soul.boundaries.never[0]: the rule is" in str(error)
+    # a rule of a few sentences loads as before
+    assert load_policy(write(tmp_path, ONE_RULE.replace("Never promise a refund.", page[:1900].strip())))

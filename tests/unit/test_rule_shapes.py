@@ -2469,3 +2469,29 @@ def test_a_clipping_and_its_full_word_are_one_family() -> None:
     # "photos" / "photographing", "exam" / "examination"
     assert "photographing" in family("photo") and "examination" in family("exam")
     assert held(gate("Never share photos of other members."), "Photographs of the other members are on our page.")
+
+
+@pytest.mark.parametrize("condition", ["unless", "if", "until"])
+def test_a_condition_is_read_as_a_rule_once_not_again_inside_itself(
+        condition: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a rule that guards nothing but its condition reads the condition as a rule; that
+    # reading does not look for a condition again, so a run of "unless" costs a few
+    # readings instead of two per word (2^n: fifteen of them took seconds, forty never end)
+    from redline.policy import topics
+
+    readings: list[str] = []
+    real = topics._derive
+
+    def counted(rule: str, ages: bool = False, condition: bool = False) -> topics.Derivation:
+        readings.append(rule)
+        return real(rule, ages, condition)
+
+    monkeypatch.setattr(topics, "_derive", counted)
+    topics.derive_topics.cache_clear()
+    try:
+        topics.derive_topics(" ".join([condition] * 40) + " a customer asks about refunds")
+    finally:
+        topics.derive_topics.cache_clear()
+    assert len(readings) <= 4
+    # the condition is still what a rule that names nothing else guards
+    assert "forecast" in words("Never take guests out when the marine forecast has a small craft advisory.")

@@ -400,6 +400,10 @@ def _compound_verb(lemma: str) -> tuple[str, ...]:
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _MIN_ZIPF_SPELLED = 2.5  # a correction must be a word English writes ("appraise" 2.5)
 _MAX_ZIPF_MISSPELT = 2.0  # a word written more often than this is a word, not a slip
+# longer than any word English writes often enough to be a correction ("internationalization"
+# is 20): the one-edit set of a pasted token or hash is its length squared times 52
+# strings of its length, gigabytes for 10,000 characters
+_MAX_SPELLED_LENGTH = 30
 
 
 @lru_cache(maxsize=1 << 12)
@@ -414,7 +418,7 @@ def _misspelt(word: str) -> tuple[str, ...]:
     one-edit set, a few lines, and the frequencies they are checked against are wordfreq's,
     the one table every other decision of the lexicon uses (a spelling package brings its
     own list, which would disagree with it)."""
-    if len(word) < 6 or not word.isalpha() or not word.isascii() or readings(word):
+    if not 6 <= len(word) <= _MAX_SPELLED_LENGTH or not word.isalpha() or not word.isascii() or readings(word):
         return ()
     written = zipf(word)  # wordfreq counts common misspellings too ("instalation" 1.1)
     if written >= _MAX_ZIPF_MISSPELT:

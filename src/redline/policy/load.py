@@ -504,6 +504,14 @@ def _value_message(kind: str, loc: Loc, value: Any, err: dict[str, Any], model: 
         return f"{_show(value)} is out of range. Fix: use a number {bound}"
     if kind == "string_too_short":
         return "empty text is not allowed here. Fix: write the text or delete the entry"
+    if kind == "string_too_long":
+        limit = err["ctx"]["max_length"]
+        if loc[-1] == "rule" or "boundaries" in loc:
+            return (
+                f"the rule is {len(value):,} characters, over the limit of {limit:,}: a rule is a sentence or "
+                "two. Fix: write each thing it forbids as a rule of its own"
+            )
+        return f"the text is {len(value):,} characters, over the limit of {limit:,}. Fix: shorten it"
     if kind == "value_error":
         return f"{err['ctx']['error']} (got {_show(value)})"
     return f"{err['msg']} (got {_show(value)}). Fix: see `redline schema` for this key"

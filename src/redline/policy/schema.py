@@ -73,9 +73,16 @@ class ScreenSettings(_Strict):
         return value
 
 
+# A rule is a sentence or two (the longest of the 1,776 in the rules corpora is 334
+# characters). Reading a rule for its topics costs more than its length, so a pasted page
+# would stall the load: at this length the slowest text found costs under a second.
+MAX_RULE_CHARS = 2000
+RuleText = Annotated[str, Field(min_length=1, max_length=MAX_RULE_CHARS)]
+
+
 class RedLine(_Strict):
     id: Slug
-    rule: str = Field(min_length=1, description="The rule in plain words.")
+    rule: str = Field(min_length=1, max_length=MAX_RULE_CHARS, description="The rule in plain words.")
     severity: Severity
     terms: tuple[Annotated[str, Field(min_length=1)], ...] | None = Field(
         None, description="Phrases matched as whole words; derived from `rule` when absent."
@@ -141,8 +148,8 @@ class Skill(_Strict):
 
 
 class Boundaries(_Strict):
-    never: tuple[Annotated[str, Field(min_length=1)], ...] = ()
-    escalate: tuple[Annotated[str, Field(min_length=1)], ...] = ()
+    never: tuple[RuleText, ...] = ()
+    escalate: tuple[RuleText, ...] = ()
 
 
 class Soul(_Strict):

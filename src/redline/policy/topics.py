@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -39,8 +40,9 @@ from redline.policy.lexicon import agent_base, family, is_agent, is_person, lemm
 from redline.policy.clauses import about_others as names_others, cut_at, disclosure_verbs, in_list, rule_clauses, tokens
 from redline.policy.reading import HEAD_ZIPF, Word, names_third_party, read
 from redline.policy.words import DETECTOR_TOPICS, WORDS
+from redline.screen.normalize import strip_invisible
 
-__all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics"]
+__all__ = ["Derivation", "HEAD_ZIPF", "RARE_ZIPF", "Topic", "about_others", "derive_topics", "readable"]
 
 # A word rarer than this in English (Zipf frequency: log10 of uses per billion words) is
 # specific enough to stand alone: "arson" 3.4, "liquidate" 2.8, "hotline" 3.4; "fund"
@@ -99,7 +101,7 @@ def derive_topics(rule: str) -> Derivation:
     rule) derives nothing, so the policy refuses that rule by name with its fix (add
     `terms`) instead of failing to load with a traceback or guarding a wrong topic."""
     try:
-        return _derive(rule)
+        return _derive(readable(rule))
     except Exception:
         log.exception("could not read rule %r for its topics; it derives none", rule[:200])
         return Derivation(topics=())
@@ -108,7 +110,20 @@ def derive_topics(rule: str) -> Derivation:
 log = logging.getLogger("redline.policy")
 
 
-def _derive(rule: str, ages: bool = False) -> Derivation:
+def readable(rule: str) -> str:
+    """A rule as its words read: without the characters a draft's shadow drops (zero-width
+    and bidi controls, a soft hyphen, combining marks), in compatibility form (fullwidth
+    letters, ligatures). Text pasted from a document or a web page carries them unseen,
+    and "an\u00adswer keys" would otherwise guard "an" and "swer"."""
+    if rule.isascii():
+        return rule
+    return unicodedata.normalize("NFKC", strip_invisible(rule)[0])
+
+
+def _derive(rule: str, ages: bool = False, condition: bool = False) -> Derivation:
+    """`ages`: read people named by an age limit as the under-Ns; `condition`: `rule` is
+    a condition read as a rule (`_condition_topics`), whose own condition is not read
+    again ("unless unless unless …" would otherwise read each one twice, 2^n readings)."""
     words, rationale = read(rule, ages)
     detectors: list[str] = []
     delegated: list[str] = []
@@ -124,13 +139,13 @@ def _derive(rule: str, ages: bool = False) -> Derivation:
             for verb in verbs for head in delegated]
     acts += _recommended(rule, words, topics)
     found = topics + tuple(acts)
-    if not found and not detectors and not ages:
+    if not found and not detectors and not ages and not condition:
         # "Don't book clients UNDER 18 without …": where the people a rule names serve only
         # to say who, their age limit is what it guards (before what its condition names)
         aged = _derive(rule, ages=True)
         if aged.topics:
             return aged
-    if not found and not detectors:
+    if not found and not detectors and not condition:
         found = _condition_topics(rule)
     if _QUOTED.search(rule):
         known = {t.words for t in found} | {t.words[::-1] for t in found}
@@ -151,7 +166,7 @@ def _condition_topics(rule: str) -> tuple[Topic, ...]:
             n = cut_at(clause, i) if i else 0
             rest = [t for t in clause[i + n :] if t[:1].isalnum()] if n else []
             if len(rest) >= 2:
-                found = _derive("never mention " + " ".join(rest)).topics
+                found = _derive("never mention " + " ".join(rest), condition=True).topics
                 return tuple(replace(t, why=t.why + " (in the rule's condition, a weak topic)") for t in found)
     return ()
 

@@ -18,7 +18,7 @@ from threading import Lock
 
 from redline.policy.building import collector_paused
 from redline.policy.schema import Policy
-from redline.policy.topics import about_others, derive_topics
+from redline.policy.topics import about_others, derive_topics, readable
 from redline.policy.clauses import rule_clauses
 from redline.screen.analysis import TextAnalysis
 from redline.screen.context import Cues, TextContext, names_another_person
@@ -67,6 +67,7 @@ def about_other_people(rule: str) -> bool:
     """Whether a rule guards another person's information or acts ("another customer's",
     "whether someone has …", "charges made by a child"): read in the clauses that state
     the rule, not in its rationale ("… their parents decide")."""
+    rule = readable(rule)
     if about_others(rule):
         return True
     stated = rule_clauses(rule)[0]
