@@ -4,6 +4,7 @@ topic matched (or not) in drafts. Words vary within a shape; the shape is what i
 from __future__ import annotations
 
 import gc
+from typing import Any
 
 import pytest
 import yaml
@@ -2495,3 +2496,27 @@ def test_a_condition_is_read_as_a_rule_once_not_again_inside_itself(
     assert len(readings) <= 4
     # the condition is still what a rule that names nothing else guards
     assert "forecast" in words("Never take guests out when the marine forecast has a small craft advisory.")
+
+
+def test_a_run_of_framing_words_is_read_in_time_linear_in_its_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each framing word is a noun when the word before it is ("a delivery DATE"): reading
+    # a run of them back to its start for every word cost its length squared
+    from redline.policy import reading, topics
+
+    calls = 0
+    real = reading._role
+
+    def counted(*args: Any) -> tuple[str, int]:
+        nonlocal calls
+        calls += 1
+        return real(*args)
+
+    monkeypatch.setattr(reading, "_role", counted)
+    topics.derive_topics.cache_clear()
+    try:
+        topics.derive_topics("Never " + '"say ' * 300 + "a refund is approved.")
+    finally:
+        topics.derive_topics.cache_clear()
+    assert calls < 20 * 300
+    # a framing word inside a noun phrase is still read as its noun
+    assert "promise" in words("Never change a delivery date promise.")

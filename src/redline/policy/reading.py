@@ -110,7 +110,13 @@ def _is_digit(token: str) -> bool:
     return (token[0].isdigit() or token[0] == "$") and not token[-1].isalpha()  # "2fa" is a word
 
 
-def _role(item: list[str], i: int) -> tuple[str, int]:
+# how far back `_role` reads a run of framing words, each of which is a noun when the one
+# before it is ("a delivery DATE PROMISE"): a longer run is no English, and reading it
+# whole would cost its length squared ('"say "say "say …')
+_FRAMING_RUN = 8
+
+
+def _role(item: list[str], i: int, run: int = 0) -> tuple[str, int]:
     """What the token at item[i] is, and how many tokens that role spans."""
     token = item[i]
     if i == 0 and token in ("without", "no") and len(item) > 1:
@@ -163,7 +169,8 @@ def _role(item: list[str], i: int) -> tuple[str, int]:
         # "a delivery DATE", "a return GUARANTEE", "a minor's SCHEDULE": inside a noun
         # phrase, or after a determiner, it is a noun
         # (not after the party the rule binds: "any chat where THE AGENT MENTIONS …" is its verb)
-        inside_phrase = bool(previous) and previous not in WORDS["closed"] and _role(item, i - 1)[0] == "content" \
+        inside_phrase = bool(previous) and previous not in WORDS["closed"] and run < _FRAMING_RUN \
+            and _role(item, i - 1, run + 1)[0] == "content" \
             and not in_list("actor", previous)
         after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
         # the verb agrees with the noun before "that": "any reply THAT MENTIONS",
