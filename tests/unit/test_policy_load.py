@@ -222,6 +222,15 @@ def test_re2_invalid_pattern_points_at_the_pattern_and_names_what_re2_lacks(
     assert "rewrite the pattern without them" in str(error)
 
 
+
+@pytest.mark.parametrize("pattern", ["(a{1000}){1000}", "[\\p{L}]{1,1000}x"])
+def test_a_pattern_too_big_for_re2_says_so_not_that_re2_lacks_a_feature(tmp_path: Path, pattern: str) -> None:
+    path, error = load_error(tmp_path, ONE_RULE + f"        patterns: ['{pattern}']\n")
+    assert str(error).startswith(f"{path}:9:20: skills[0].red_lines[0].patterns[0]: ")
+    assert "a repetition count of at most 1,000 and a compiled pattern of at most 8 MB" in str(error)
+    assert "backreferences" not in str(error)
+
+
 def test_missing_file_is_named_with_the_fix(tmp_path: Path) -> None:
     path = tmp_path / "nowhere.yaml"
     with pytest.raises(PolicyError) as info:

@@ -529,11 +529,15 @@ def _pinpoint(loc: Loc, root: Node, data: Any) -> tuple[Loc, str] | None:
             except Exception as exc:  # re2.error, TypeError for a non-string
                 reason = exc.args[0] if exc.args else exc
                 reason = reason.decode() if isinstance(reason, bytes) else reason
-                return (*loc, i), (
-                    f"pattern {pattern!r} is not valid RE2 ({reason}). Fix: RE2 has no "
-                    "backreferences (\\1) or lookaround ((?=, (?!, (?<=, (?<!); rewrite the "
-                    "pattern without them, or list the phrases under `terms`"
-                )
+                if "repetition" in str(reason) or "too large" in str(reason):
+                    # RE2 bounds a count at 1,000 and a compiled pattern at 8 MB: the
+                    # pattern is valid, only too big for a linear-time matcher
+                    fix = ("RE2 allows a repetition count of at most 1,000 and a compiled pattern of "
+                           "at most 8 MB; use a smaller count, or `+`/`*` instead of a large one")
+                else:
+                    fix = ("RE2 has no backreferences (\\1) or lookaround ((?=, (?!, (?<=, (?<!); "
+                           "rewrite the pattern without them, or list the phrases under `terms`")
+                return (*loc, i), f"pattern {pattern!r} is not valid RE2 ({reason}). Fix: {fix}"
     if loc and loc[-1] == "terms" and isinstance(value, list):
         for i, term in enumerate(value):
             if isinstance(term, str) and not any(ch.isalnum() for ch in term):
