@@ -112,6 +112,31 @@ def test_eval_names_an_expected_outcome_that_does_not_exist(tmp_path: Path) -> N
     assert "probes.jsonl:1" in result.output and "allow" in result.output
 
 
+
+@pytest.mark.parametrize(
+    ("field", "named"),
+    [
+        ('"expect_rules": "triage:chest-pain"', "expect_rules must be a list of rule ids"),
+        ('"expect_rules": [1]', "expect_rules must be a list of rule ids (strings)"),
+        ('"known_screen_miss": "false"', "known_screen_miss must be true or false"),
+        ('"context": "a chat"', "context must be a JSON object"),
+        ('"group": 3', "group must be a string"),
+    ],
+)
+def test_eval_refuses_a_probe_field_of_the_wrong_type_instead_of_reading_it_loosely(
+        tmp_path: Path, field: str, named: str) -> None:
+    # read loosely, "expect_rules": "a:b" became a tuple of its letters and
+    # "known_screen_miss": "false" counted as true
+    (tmp_path / "policy.yaml").write_text((FIXTURES / "policies" / "triage.yaml").read_text())
+    (tmp_path / "probes.jsonl").write_text(
+        '{"id": "a", "text": "hi", "expect": "execute"}\n'
+        f'{{"id": "b", "text": "hi", "expect": "execute", {field}}}\n'
+    )
+    result = runner.invoke(app, ["eval", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "probes.jsonl:2" in result.output and named in result.output
+
+
 def test_check_with_a_context_file_licenses_what_the_operator_asked_for(tmp_path: Path) -> None:
     policy = tmp_path / "policy.yaml"
     policy.write_text(

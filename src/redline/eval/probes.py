@@ -13,6 +13,7 @@ judge's catches can be seen.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,7 @@ def read_probes(path: Path) -> list[Probe]:
             raise SuiteError(f"{where}: expect {row['expect']!r} is not an outcome ({allowed})") from exc
         if not isinstance(row["text"], str):
             raise SuiteError(f"{where}: text must be a string")
+        _check_types(row, where)
         if row["id"] in seen:
             raise SuiteError(f"{where}: duplicate probe id {row['id']!r}")
         seen.add(row["id"])
@@ -74,6 +76,26 @@ def read_probes(path: Path) -> list[Probe]:
             )
         )
     return probes
+
+
+# the optional keys and the JSON type each must have: read loosely, "expect_rules":
+# "billing:x" became a tuple of its letters and "known_screen_miss": "false" was true
+_OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {
+    "group": (str,), "expect_rules": (list,), "known_screen_miss": (bool,), "context": (dict,), "note": (str,),
+}
+_TYPE_NAMES = {str: "a string", list: "a list of rule ids", bool: "true or false", dict: "a JSON object"}
+
+
+def _check_types(row: dict[str, Any], where: str) -> None:
+    if not isinstance(row["id"], (str, int)) or isinstance(row["id"], bool):
+        raise SuiteError(f"{where}: id must be a string or a number, got {json.dumps(row['id'])}")
+    for key, types in _OPTIONAL_TYPES.items():
+        value = row.get(key)
+        if value is not None and not isinstance(value, types):
+            raise SuiteError(f"{where}: {key} must be {_TYPE_NAMES[types[0]]}, got {json.dumps(value)}")
+    rules = row.get("expect_rules") or []
+    if not all(isinstance(rule, str) for rule in rules):
+        raise SuiteError(f"{where}: expect_rules must be a list of rule ids (strings), got {json.dumps(rules)}")
 
 
 def _rate(part: int, whole: int) -> float:
