@@ -80,8 +80,8 @@ def read_probes(path: Path) -> list[Probe]:
 
 # the optional keys and the JSON type each must have: read loosely, "expect_rules":
 # "billing:x" became a tuple of its letters and "known_screen_miss": "false" was true
-_OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {
-    "group": (str,), "expect_rules": (list,), "known_screen_miss": (bool,), "context": (dict,), "note": (str,),
+_OPTIONAL_TYPES: dict[str, type] = {
+    "group": str, "expect_rules": list, "known_screen_miss": bool, "context": dict, "note": str,
 }
 _TYPE_NAMES = {str: "a string", list: "a list of rule ids", bool: "true or false", dict: "a JSON object"}
 
@@ -89,10 +89,10 @@ _TYPE_NAMES = {str: "a string", list: "a list of rule ids", bool: "true or false
 def _check_types(row: dict[str, Any], where: str) -> None:
     if not isinstance(row["id"], (str, int)) or isinstance(row["id"], bool):
         raise SuiteError(f"{where}: id must be a string or a number, got {json.dumps(row['id'])}")
-    for key, types in _OPTIONAL_TYPES.items():
+    for key, kind in _OPTIONAL_TYPES.items():
         value = row.get(key)
-        if value is not None and not isinstance(value, types):
-            raise SuiteError(f"{where}: {key} must be {_TYPE_NAMES[types[0]]}, got {json.dumps(value)}")
+        if value is not None and not isinstance(value, kind):
+            raise SuiteError(f"{where}: {key} must be {_TYPE_NAMES[kind]}, got {json.dumps(value)}")
     rules = row.get("expect_rules") or []
     if not all(isinstance(rule, str) for rule in rules):
         raise SuiteError(f"{where}: expect_rules must be a list of rule ids (strings), got {json.dumps(rules)}")

@@ -82,7 +82,7 @@ RuleText = Annotated[str, Field(min_length=1, max_length=MAX_RULE_CHARS)]
 
 class RedLine(_Strict):
     id: Slug
-    rule: str = Field(min_length=1, max_length=MAX_RULE_CHARS, description="The rule in plain words.")
+    rule: RuleText = Field(description="The rule in plain words.")
     severity: Severity
     terms: tuple[Annotated[str, Field(min_length=1)], ...] | None = Field(
         None, description="Phrases matched as whole words; derived from `rule` when absent."
