@@ -192,6 +192,14 @@ def test_explain_warns_about_a_topic_that_fires_on_ordinary_text(tmp_path: Path)
     assert "warning:" in plain.output and "a:s" in plain.output
 
 
+def test_explain_judges_a_phrase_topic_by_the_phrase_not_its_first_word(tmp_path: Path) -> None:
+    # "out of pocket", "under 18s": "out" and "under" alone are in most drafts, the phrases are not
+    _, rules = _explained(tmp_path, "Never quote out-of-pocket costs.", "Never book anyone under 18.")
+    for rule, label in (("a:r", "out of pocket"), ("a:s", "under 18s")):
+        topic = {t["label"]: t for t in rules[rule]["topics"]}[label]
+        assert topic["share_of_drafts"] < 0.02 and not rules[rule]["warnings"]
+
+
 def test_explain_warns_about_a_topic_word_shortened_by_leaving_out_its_vowels(tmp_path: Path) -> None:
     _, rules = _explained(tmp_path, "Never quote repaint pricing for bldgs.", "Never quote DMV fees by phone.")
     assert any("'bldgs'" in w and "terms" in w for w in rules["a:r"]["warnings"])  # "buildings" would not match

@@ -2466,6 +2466,17 @@ def test_people_named_by_an_age_limit_are_the_under_ns_where_nothing_else_is_gua
     assert "wine" in words("Guests under 21 must not be offered wine.")
 
 
+def test_anyone_named_by_an_age_limit_is_one_of_the_under_ns() -> None:
+    # "Never book ANYONE UNDER 18": a pronoun of people says who as a plural noun does;
+    # without its age limit the rule guarded nothing and would not load
+    for rule in ("Never book anyone under 18, even with a parent there.", "Do not book anybody under 21."):
+        assert labels(rule) in ({"under 18s"}, {"under 21s"})
+    g = gate("Never book anyone under 18, even with a parent there.")
+    assert held(g, "Your 16-year-old is booked in for Saturday.")
+    assert not held(g, "Your 19-year-old is booked in for Saturday.")
+    assert not held(g, "We can't book anyone under 18, even for a lobe piercing.")
+
+
 def test_a_clipping_and_its_full_word_are_one_family() -> None:
     # "photos" / "photographing", "exam" / "examination"
     assert "photographing" in family("photo") and "examination" in family("exam")

@@ -955,7 +955,7 @@ _NEGATIVE_WORDS = frozenset({"not", "never", "cannot", "no"})
 
 def _age_classes(tokens_: list[str]) -> list[str]:
     """The people a rule names by an age limit ("book CLIENTS UNDER 18", "guests under 21
-    years old"): "under" and the number (and "years old" after it) as one word,
+    years old", "anyone under 16"): "under" and the number (and "years old" after it) as one word,
     "under-18s", whose topic matches an age in years below it as well. Read where the
     rule would otherwise guard nothing (`topics._derive`): the word for the people
     serves only to say who (an addressee: "clients", "guests"). A number with a unit after
@@ -965,8 +965,7 @@ def _age_classes(tokens_: list[str]) -> list[str]:
     while i < len(tokens_):
         token = tokens_[i]
         if out and token in ("under", "below") and i + 1 < len(tokens_) and tokens_[i + 1].isdigit() \
-                and 1 < int(tokens_[i + 1]) <= OLDEST_UNDER and out[-1] not in lemmas(out[-1]) \
-                and _someone(out[-1]):
+                and 1 < int(tokens_[i + 1]) <= OLDEST_UNDER and _people(out[-1]):
             after = i + 2
             if tokens_[after : after + 1] in (["years"], ["yrs"], ["year"]):
                 after += 2 if tokens_[after + 1 : after + 2] == ["old"] else 1
@@ -978,6 +977,14 @@ def _age_classes(tokens_: list[str]) -> list[str]:
         i += 1
     return out
 
+
+def _people(token: str) -> bool:
+    """Who an age limit after it picks out: a plural noun of people ("CLIENTS under 18")
+    or a pronoun of anyone at all ("ANYONE under 18", "someone under 21")."""
+    return token in _ANY_ONE or (token not in lemmas(token) and _someone(token))
+
+
+_ANY_ONE = frozenset("anyone anybody someone somebody everyone everybody".split())
 
 # the oldest age an "under-N" names a group of people by: below it, an age in years
 # names one of them (the matcher's keys for "under-18s": "your 14-year-old")

@@ -31,11 +31,19 @@ def _sample(forms: set[str]) -> list[str]:
     return sorted(forms, key=lambda f: (len(f), f))[:_SAMPLE]
 
 
+def _share(word: str) -> float:
+    """The share of drafts a topic word would turn up in: by its family's frequencies, or,
+    for a phrase ("out the door", "under 18s"), by wordfreq's estimate for the phrase,
+    which is no more frequent than its rarest word (its first word alone, "out",
+    "under", would warn on nearly every phrase)."""
+    return share_of_drafts({word}) if " " in word else share_of_drafts(family(word))
+
+
 def _topic(
     words: tuple[str, ...], why: str, negative: bool, money: tuple[str, ...] = (), privative: tuple[str, ...] = (),
 ) -> tuple[dict[str, Any], list[str]]:
     forms = [_sample({k.strip() for k in topic_keys(w)}) for w in words]
-    shares = [share_of_drafts(family(w.split()[0])) for w in words]
+    shares = [_share(w) for w in words]
     share = shares[0] if len(words) == 1 else shares[0] * min(1.0, shares[1] * 2 * WINDOW / 100)
     entry = {
         "label": " + ".join(words),
