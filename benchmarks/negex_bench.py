@@ -18,7 +18,7 @@ Which occurrence is scored: the set marks its target by writing it in capitals (
 the 1,850 rows whose term occurs once amid lower-case words). Where the term occurs more
 than once and only a later occurrence is in capitals ("Schizophrenia: ... a long history
 of SCHIZOPHRENIA"), that one is scored; `--first-occurrence` scores the first, as
-`redline context` reports it (DESIGN.md), and the output says how many rows differ.
+`redline context` reports it (its first hit), and the output says how many rows differ.
 """
 
 from __future__ import annotations

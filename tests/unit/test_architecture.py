@@ -1,4 +1,4 @@
-"""The dependency direction of STYLE.md holds: import-linter's contracts in pyproject.toml."""
+"""The package's dependency direction holds: import-linter's contracts in pyproject.toml."""
 
 from __future__ import annotations
 

@@ -104,6 +104,37 @@ def test_eval_names_the_file_and_line_of_a_malformed_probe(tmp_path: Path) -> No
     assert "probes.jsonl:2" in result.output
 
 
+def test_eval_lists_every_bad_probe_line_at_once_not_only_the_first(tmp_path: Path) -> None:
+    # one run shows every line to fix: bad JSON, a list, an unknown outcome, a text that is
+    # no string, a repeated id (a number and its string are one id); good lines between
+    (tmp_path / "policy.yaml").write_text((FIXTURES / "policies" / "triage.yaml").read_text())
+    (tmp_path / "probes.jsonl").write_text(
+        '{"id": 1, "text": "hi", "expect": "execute"}\n'
+        '{"id": 2, "text": "hi"\n'
+        '[1]\n'
+        '{"id": 3, "text": "hi", "expect": "allow"}\n'
+        '{"id": 4, "text": 5, "expect": "execute"}\n'
+        '{"id": "1", "text": "hi", "expect": "execute"}\n'
+    )
+    result = runner.invoke(app, ["eval", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "5 bad lines" in result.output
+    said = " ".join(result.output.split()).split("probes.jsonl:")  # the terminal wraps long lines
+    for line, named in ((2, "invalid JSON"), (3, "expected a JSON object"), (4, "allow"),
+                        (5, "text must be a string"), (6, "duplicate probe id")):
+        assert any(part.startswith(f"{line}:") and named in part for part in said), line
+    assert "(column 23)" in " ".join(said)  # where on its own line the JSON breaks
+
+
+def test_eval_lists_the_first_bad_probe_lines_and_counts_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "policy.yaml").write_text((FIXTURES / "policies" / "triage.yaml").read_text())
+    (tmp_path / "probes.jsonl").write_text("".join(f'{{"id": {i}, "text": "hi"}}\n' for i in range(25)))
+    result = runner.invoke(app, ["eval", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "25 bad lines" in result.output and "and 5 more" in result.output
+    assert "probes.jsonl:20:" in result.output and "probes.jsonl:21:" not in result.output
+
+
 def test_eval_names_an_expected_outcome_that_does_not_exist(tmp_path: Path) -> None:
     (tmp_path / "policy.yaml").write_text((FIXTURES / "policies" / "triage.yaml").read_text())
     (tmp_path / "probes.jsonl").write_text('{"id": "a", "text": "hi", "expect": "allow"}\n')

@@ -1,4 +1,4 @@
-"""The context layer: what the words around a hit say about it (DESIGN.md section 3 step 3)."""
+"""The context layer: what the words around a hit say about it (docs/context.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The context layer's finer linguistics: form answers, reasons, pro-verbs of the past,
-a change of subject or time, and the `uncertain` status (DESIGN.md section 3 step 3).
+a change of subject or time, and the `uncertain` status (docs/context.md).
 Every sentence here is written for these tests."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The screen and the judge, combined by fixed precedence (DESIGN.md sections 3 and 5).
+"""The screen and the judge, combined by fixed precedence (docs/judges.md).
 
 The more restrictive layer wins, rule by rule, and nothing a judge says lowers what the
 screen found: a judge's `clear` never clears a screen finding. A judge `violates` fires

@@ -47,7 +47,7 @@ class Gate:
     object with the `Judge` protocol; None for none). Either way it runs with the
     policy's timeout, one retry and a cache. It reads the draft and the screen's view of
     it, never the conversation: context may only relax, through the license, and never a
-    red line or boundary (DESIGN.md section 6), so a verdict must not move with it.
+    red line or boundary (docs/policy.md, the one-way license), so a verdict must not move with it.
     """
 
     # building a large policy's screen allocates about a million objects, none garbage
@@ -97,7 +97,7 @@ class Gate:
     ) -> Decision:
         """The decision for `text`. A failure inside yields the policy's `on_error` outcome.
 
-        `context` is the conversation (DESIGN.md section 6): `{operator_uid, recipient,
+        `context` is the conversation (docs/policy.md): `{operator_uid, recipient,
         messages: [{role, sender_uid, text}]}`. It can only relax an outcome; a malformed
         one is recorded and ignored, which is the restrictive choice.
 
@@ -265,7 +265,7 @@ class Gate:
         return self._domains
 
     def decide(self, domain: str | Domain, data: Mapping[str, Any] | Any) -> Decision:
-        """The decision for one proposed action (DESIGN.md sections 4 and 7).
+        """The decision for one proposed action (docs/actions.md).
 
         `domain` is a registered name ("refund_approval") or a Domain; `data` its input,
         a mapping of fields (absent or None: evidence not given, so perhaps `ask`).

@@ -1,4 +1,4 @@
-"""Fixed precedence from findings to one outcome (DESIGN.md sections 3 and 4)."""
+"""Fixed precedence from findings to one outcome (docs/policy.md, outcomes and severities)."""
 
 from __future__ import annotations
 

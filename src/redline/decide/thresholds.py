@@ -1,6 +1,6 @@
 """Scores, reversibility-adjusted bars, and the fixed order of tests for an action.
 
-Pure arithmetic on numbers a domain produced (DESIGN.md sections 4 and 7):
+Pure arithmetic on numbers a domain produced (docs/actions.md):
 
     confidence = sum(w * v) / sum(w)        over confidence signals (a weighted mean)
     risk       = min(1, sum(w * v))         over risk signals (risks add up; one is enough)

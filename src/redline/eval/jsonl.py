@@ -10,8 +10,12 @@ from typing import Any, TextIO
 from redline.errors import SuiteError
 
 
-def numbered_rows(source: str | Path | TextIO, name: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line of a file or stream."""
+def numbered_rows(
+    source: str | Path | TextIO, name: str | None = None, problems: list[str] | None = None,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of a file or stream. A bad line is an
+    error; with `problems`, it is added there instead and reading goes on (to report every
+    bad line of a file at once)."""
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
@@ -19,22 +23,27 @@ def numbered_rows(source: str | Path | TextIO, name: str | None = None) -> Itera
         except OSError as exc:
             raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
         with handle:
-            yield from _rows(handle, name or str(path))
+            yield from _rows(handle, name or str(path), problems)
     else:
-        yield from _rows(source, name or str(getattr(source, "name", "<stream>")))
+        yield from _rows(source, name or str(getattr(source, "name", "<stream>")), problems)
 
 
-def _rows(handle: TextIO, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _rows(handle: TextIO, name: str, problems: list[str] | None) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(line.rstrip("\r\n"))  # a column on the line itself, not "column 1" of the next
             except json.JSONDecodeError as exc:
-                raise SuiteError(f"{name}:{number}: invalid JSON: {exc.msg} (column {exc.colno})") from exc
-            if not isinstance(row, dict):
-                raise SuiteError(f"{name}:{number}: expected a JSON object, got {type(row).__name__}")
-            yield number, row
+                problem = f"{name}:{number}: invalid JSON: {exc.msg} (column {exc.colno})"
+            else:
+                if isinstance(row, dict):
+                    yield number, row
+                    continue
+                problem = f"{name}:{number}: expected a JSON object, got {type(row).__name__}"
+            if problems is None:
+                raise SuiteError(problem)
+            problems.append(problem)
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{name}: not UTF-8 text ({exc.reason})") from exc

@@ -1,6 +1,6 @@
 """Probe suites: a folder with `policy.yaml` and `probes.jsonl`, scored by `redline eval`.
 
-The report follows DESIGN.md section 9. A miss is a probe whose outcome is LESS
+The report is described in docs/policy.md (probe suites). A miss is a probe whose outcome is LESS
 restrictive than expected: an expected `escalate` that got `defer` is a miss (the rule
 did not fire; only the auto-send bar held the draft), as is one that got `execute`. An
 over-flag is a probe expected to `execute` that got held. A probe deferred only because
@@ -44,38 +44,64 @@ class Probe:
 
 
 def read_probes(path: Path) -> list[Probe]:
-    """Probes from a JSONL file; a bad line is an error naming the file, line and field."""
+    """Probes from a JSONL file. Every bad line is reported at once, each naming the file,
+    line and field (the first `_LISTED` of them, and how many more)."""
     probes: list[Probe] = []
+    problems: list[str] = []
     seen: set[str] = set()
-    for number, row in numbered_rows(path):
+    for number, row in numbered_rows(path, problems=problems):
         where = f"{path}:{number}"
-        missing = [key for key in _REQUIRED if key not in row]
-        if missing:
-            raise SuiteError(f"{where}: missing key(s) {', '.join(missing)}")
         try:
-            expect = Outcome(row["expect"])
-        except ValueError as exc:
-            allowed = ", ".join(o.value for o in Outcome)
-            raise SuiteError(f"{where}: expect {row['expect']!r} is not an outcome ({allowed})") from exc
-        if not isinstance(row["text"], str):
-            raise SuiteError(f"{where}: text must be a string")
-        _check_types(row, where)
-        if row["id"] in seen:
-            raise SuiteError(f"{where}: duplicate probe id {row['id']!r}")
-        seen.add(row["id"])
-        probes.append(
-            Probe(
-                id=str(row["id"]),
-                group=str(row.get("group", "ungrouped")),
-                text=row["text"],
-                expect=expect,
-                expect_rules=tuple(row.get("expect_rules") or ()),
-                context=row.get("context"),
-                known_screen_miss=bool(row.get("known_screen_miss", False)),
-                note=row.get("note"),
-            )
-        )
+            probe = _probe(row, where)
+        except SuiteError as exc:
+            problems.append(str(exc))
+            continue
+        if probe.id in seen:
+            problems.append(f"{where}: duplicate probe id {row['id']!r}")
+            continue
+        seen.add(probe.id)
+        probes.append(probe)
+    if problems:
+        problems.sort(key=_line_number)
+        listing = "\n".join(f"  {problem}" for problem in problems[:_LISTED])
+        more = f"\n  … and {len(problems) - _LISTED} more" if len(problems) > _LISTED else ""
+        count = f"{len(problems)} bad lines" if len(problems) > 1 else "1 bad line"
+        raise SuiteError(f"{problems[0]}\n{count} in {path}:\n{listing}{more}" if len(problems) > 1 else problems[0])
     return probes
+
+
+_LISTED = 20
+
+
+def _line_number(problem: str) -> int:
+    """The line a problem names ("probes.jsonl:12: …"), to list them in file order."""
+    head = problem.split(": ", 1)[0]
+    number = head.rsplit(":", 1)[-1]
+    return int(number) if number.isdigit() else 0
+
+
+def _probe(row: dict[str, Any], where: str) -> Probe:
+    missing = [key for key in _REQUIRED if key not in row]
+    if missing:
+        raise SuiteError(f"{where}: missing key(s) {', '.join(missing)}")
+    try:
+        expect = Outcome(row["expect"])
+    except (ValueError, TypeError) as exc:
+        allowed = ", ".join(o.value for o in Outcome)
+        raise SuiteError(f"{where}: expect {row['expect']!r} is not an outcome ({allowed})") from exc
+    if not isinstance(row["text"], str):
+        raise SuiteError(f"{where}: text must be a string")
+    _check_types(row, where)
+    return Probe(
+        id=str(row["id"]),
+        group=str(row.get("group", "ungrouped")),
+        text=row["text"],
+        expect=expect,
+        expect_rules=tuple(row.get("expect_rules") or ()),
+        context=row.get("context"),
+        known_screen_miss=bool(row.get("known_screen_miss", False)),
+        note=row.get("note"),
+    )
 
 
 # the optional keys and the JSON type each must have: read loosely, "expect_rules":
@@ -109,7 +135,7 @@ def run_suite(
     judge: str | None = None,
     judge_when: str | None = None,
 ) -> dict[str, Any]:
-    """Check every probe of the suite and return the report (DESIGN.md section 9).
+    """Check every probe of the suite and return the report (docs/policy.md, probe suites).
 
     `judge` (and `judge_when`) replace the policy's judge for this run."""
     suite = Path(suite_dir)

@@ -1,4 +1,4 @@
-"""The judge layer: semantic verdicts behind one protocol (DESIGN.md section 5).
+"""The judge layer: semantic verdicts behind one protocol (docs/judges.md).
 
 `Judge` is the protocol the gate takes; the built-in kinds (`heuristic`, `embedding`,
 `openai`, `anthropic`) live one per module and are imported only when a policy asks for

@@ -1,4 +1,4 @@
-"""The policy file: its schema, its loader and its hash (DESIGN.md section 2)."""
+"""The policy file: its schema, its loader and its hash (docs/policy.md)."""
 
 from redline.policy.load import load_policy, parse_policy
 from redline.policy.schema import Policy, json_schema, policy_hash

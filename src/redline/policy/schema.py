@@ -1,4 +1,4 @@
-"""Policy version 1 as pydantic models (DESIGN.md section 2). Unknown keys are rejected."""
+"""Policy version 1 as pydantic models (docs/policy.md). Unknown keys are rejected."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The canary battery (DESIGN.md section 6): traps that must stay held when a covering ask
+"""The canary battery (docs/review-pipeline.md): traps that must stay held when a covering ask
 comes with them.
 
 Each fixture (`review/fixtures.py`) restates a secret or another person's details inside

@@ -1,4 +1,4 @@
-"""The review flags (DESIGN.md section 6): whether the conversation is read, and whether
+"""The review flags (docs/review-pipeline.md): whether the conversation is read, and whether
 what it changes is acted on.
 
     review.context = dark | dev | live     dark: the conversation is ignored; dev: read only

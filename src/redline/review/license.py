@@ -1,4 +1,4 @@
-"""The one-way context license (DESIGN.md section 6): only after resolution, only to relax.
+"""The one-way context license (docs/policy.md): only after resolution, only to relax.
 
 An explicit ask in the conversation may turn an `escalate` whose findings ALL come from
 the policy's licensable classes, and ALL are of the kinds the ask named or that its

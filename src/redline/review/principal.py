@@ -1,9 +1,9 @@
 """Who the conversation is with, computed by the gate, never taken from the text.
 
-DESIGN.md section 6: a user message is `verified_operator` when its `sender_uid` equals the
-topic's `operator_uid`; the ask-license mode of the window is `verified-operator` (a bound
-topic and the ask came from its operator), `single-sender` (an unbound topic whose user
-rows all carry one uid) or `weak`; a uid-less user row in an unbound topic makes the
+As docs/policy.md (the conversation) says: a user message is `verified_operator` when its
+`sender_uid` equals the topic's `operator_uid`; the ask-license mode of the window is
+`verified-operator` (a bound topic and the ask came from its operator), `single-sender`
+(an unbound topic whose user rows all carry one uid) or `weak`; a uid-less user row in an unbound topic makes the
 whole window `weak` (fail closed). Only `recipient: primary` may be licensed.
 """
 

@@ -1,4 +1,4 @@
-"""Watch mode and the counterfactual pair (DESIGN.md section 6).
+"""Watch mode and the counterfactual pair (docs/review-pipeline.md).
 
 A check that carries a conversation the flags let the gate read is decided WITH it. In
 `enforce` mode that decision is the answer. In `watch` mode it is recorded in full (with

@@ -1,6 +1,6 @@
 """The shadow text the screen matches on, with a map back to the original offsets.
 
-Pipeline (DESIGN.md section 3 step 1): per character NFKC with combining marks dropped,
+Pipeline (the first step of a check): per character NFKC with combining marks dropped,
 case-folded, confusable letters folded to their Latin look-alike, format characters
 (zero-width, soft hyphen, bidi controls) removed; then whitespace runs folded to one
 space (a newline where the run holds a line break, so sentences stay apart); then

@@ -62,7 +62,7 @@ class MessageIn(BaseModel):
 
 
 class ContextIn(BaseModel):
-    """The conversation a check may carry (DESIGN.md section 6); unknown keys are dropped."""
+    """The conversation a check may carry (docs/policy.md, the conversation); unknown keys are dropped."""
 
     operator_uid: str | None = UID
     recipient: str = Field(
@@ -147,7 +147,7 @@ class PolicyRef(BaseModel):
 
 
 class FullDecision(BaseModel):
-    """What an expert or operator sees: `Decision.to_dict()` (DESIGN.md section 9)."""
+    """What an expert or operator sees: `Decision.to_dict()` (docs/service.md)."""
 
     id: str
     outcome: Outcome

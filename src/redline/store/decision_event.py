@@ -1,4 +1,4 @@
-"""The decision event: one versioned JSON line per decision (DESIGN.md section 8).
+"""The decision event: one versioned JSON line per decision (docs/review-pipeline.md).
 
 Modelled on OPA's decision logs: a versioned event (`redline.decision/v1`) that carries
 the decision's id, the policy hash, the outcome and the rules, never a message body,

@@ -1,6 +1,6 @@
 """The decision log: one versioned JSON line per decision, append-only, size-rotated.
 
-DESIGN.md section 8. Modelled on OPA's decision logs: a versioned event
+docs/review-pipeline.md. Modelled on OPA's decision logs: a versioned event
 (`redline.decision/v1`) that carries the decision's id, the policy hash, the outcome and
 the rules, never a message body, and only a scrubbed excerpt of the text together with
 the list of what scrubbing erased, so the redaction itself can be audited.

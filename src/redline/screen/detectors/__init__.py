@@ -1,4 +1,4 @@
-"""Built-in rule families an operator should not have to write (DESIGN.md section 1)."""
+"""Built-in rule families an operator should not have to write (docs/policy.md, detectors)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The organisation's own contact details, which the `pii` detector must not report as a
-third party's (`detectors: {pii: {action: escalate, allow: [...]}}`, DESIGN.md §2).
+third party's (`detectors: {pii: {action: escalate, allow: [...]}}`, docs/detectors-pii.md).
 
 An entry exempts only what it spells: an e-mail domain (`@acme.example`) exempts e-mail
 addresses at that domain and its subdomains, never a phone number or another domain
