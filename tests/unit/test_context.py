@@ -431,3 +431,26 @@ def test_a_sentence_resolves_its_phrases_as_the_resolver_does() -> None:
             assert held.shape == tuple(id(p[2]) for p in expected)
             overlapping += expected != raw
     assert overlapping > 50  # sentences with overlapping phrases were among them
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "expected"),
+    [
+        # a person noun before another noun modifies it and names nobody
+        ("I can give you the sibling discount on the second enrolment", "discount", set()),
+        ("Our partner city in Morocco is one of the safest places to study", "safest", set()),
+        ("Your grandfather clock repair is free this month", "free", set()),
+        ("Our parent company guarantees the refund", "refund", set()),
+        # before a verb, an adverb, a comma or a name the dictionary lacks it names someone
+        ("Your daughter gets a discount on classes", "discount", {OTHER}),
+        ("My son plays and gets a discount", "discount", {OTHER}),
+        ("Your father is eligible for the burial benefit", "burial benefit", {OTHER}),
+        ("Your partner today gets a discount", "discount", {OTHER}),
+        ("For the second sibling, a discount applies", "discount", {OTHER}),
+        ("My husband jim has chest pain", "chest pain", {OTHER}),
+        ("My wife's face is drooping on one side", "face is drooping", {OTHER}),
+    ],
+)
+def test_a_person_noun_that_modifies_a_noun_names_no_other_experiencer(
+        sentence: str, term: str, expected: set[Status]) -> None:
+    assert statuses(sentence, term) == expected

@@ -14,6 +14,7 @@ from redline.policy.building import collector_paused
 from redline.policy.clauses import tokens
 from redline.policy.lexicon import family
 from redline.policy.topics import derive_topics
+from redline.screen.engine import about_other_people
 
 
 def gate(rule: str, severity: str = "block") -> Gate:
@@ -2531,3 +2532,24 @@ def test_a_run_of_framing_words_is_read_in_time_linear_in_its_length(monkeypatch
     assert calls < 20 * 300
     # a framing word inside a noun phrase is still read as its noun
     assert "promise" in words("Never change a delivery date promise.")
+
+
+def test_letters_and_digits_of_one_word_stay_one_word() -> None:
+    # "B2B", "EAR99", "MP3": one word, as the draft writes it, never a fragment ("2b", "mp")
+    assert tokens("Never share B2B client lists or EAR99 parts or MP3 files.")[2:9] == [
+        "b2b", "client", "lists", "or", "ear99", "parts", "or"]
+    assert "2b" not in words("Never share B2B client lists.")
+    g = gate("Never say a part is EAR99 without an export determination.")
+    assert held(g, "These parts are classified EAR99 and can go out with the standard paperwork.")
+    assert not held(g, "These parts ship with the standard paperwork.")
+
+
+def test_a_person_noun_that_modifies_a_noun_sets_no_hit_aside() -> None:
+    # "the SIBLING discount", "our PARTNER city": a compound names nobody else, so the
+    # other-experiencer cue it would be sets nothing aside; "your daughter gets" still does
+    g = gate("Never promise a discount.")
+    assert held(g, "I can give you the sibling discount on the second enrolment.")
+    assert not held(g, "Your daughter gets a discount on classes.")
+    # nor is a rule about "our partner clinic's prices" one about other people's information
+    assert not about_other_people("Never share a partner clinic's prices.")
+    assert about_other_people("Never tell a caller whether their partner has an account.")

@@ -27,6 +27,7 @@ __all__ = [
 _TOKEN = re.compile(
     r"(?:[a-z]\.){2,}|\d+[a-z][a-z0-9]*|\$?\d[\d,.]*\d%?|\$?\d%?"
     r"|[a-z]{1,6}-\d+(?:\.\d+)+[a-z]?"  # a code with a section number: "ec-2.1", "tf-3.1"
+    r"|[a-z]+\d[a-z0-9]*(?:-[a-z0-9]+)*"  # letters and digits as one word: "b2b", "mp3", "co2", "hba1c"
     r"|[a-z]+(?:'(?!s\b)[a-z]+)?(?:-[a-z0-9]+(?:'(?!s\b)[a-z]+)?)*|'s\b"
     r"|-+>|=>|\u2192|(?<!\S)=(?!\S)"
     r"|[,;:.!?()/&|\u00a7]|[\u2014\u2013]|(?<!\S)--?(?!\S)"

@@ -36,15 +36,18 @@ import re
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import resources
 from itertools import accumulate, compress, count
 from operator import itemgetter, lt, sub
 
 import ahocorasick_rs
 
+from redline.policy.dictionary import readings
+from redline.policy.words import WORDS
 from redline.types import ContextAssessment, Cue, Status
 
-__all__ = ["Cues", "TextContext", "as_assessment", "assess", "names_another_person"]
+__all__ = ["Cues", "TextContext", "as_assessment", "assess", "names_another_person", "names_no_one", "without_modifiers"]
 
 _PRIORITY = (
     Status.NEGATED,
@@ -98,10 +101,12 @@ _Literal = tuple[str, _Phrase, bool]
 
 
 def _load() -> tuple[
-    ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.AhoCorasick, list[_Literal], frozenset[int]
+    ahocorasick_rs.AhoCorasick, list[_Phrase], ahocorasick_rs.AhoCorasick, list[_Literal], frozenset[int],
+    frozenset[str],
 ]:
     """Read the trigger table: one automaton for word phrases, one for the literal rest,
-    and the indexes of the word phrases that end in a year ("in 0000").
+    the indexes of the word phrases that end in a year ("in 0000"), and the one-word
+    phrases that name another person ("partner", "sibling": `without_modifiers`).
 
     Each phrase gets two entry lists, one for when it stands before the hit (stops and
     forward triggers) and one for after it (stops and backward triggers).
@@ -144,6 +149,10 @@ def _load() -> tuple[
             slot[2].append(category in ("pseudo", "neutral"))
     phrases = list(words)
     years = frozenset(i for i, phrase in enumerate(phrases) if phrase.endswith(" 0000 "))
+    people = frozenset(
+        phrase.strip() for phrase, (before, _, _) in words.items()
+        if phrase.strip().isalpha() and any(s is Status.OTHER_EXPERIENCER and not stops for stops, s, _ in before)
+    )
     entries: list[_Phrase] = [(b, a, any(pseudo), (_code(b), _code(a))) for b, a, pseudo in words.values()]
     # Literal phrases (", we", ":") keep their punctuation and are found in the text as it
     # is. A phrase ending in a letter or digit must not run into a word (", i" in ", it");
@@ -152,7 +161,7 @@ def _load() -> tuple[
     literals: list[_Literal] = [
         (p, (b, a, any(pseudo), (_code(b), _code(a))), p[-1].isalnum()) for p, (b, a, pseudo) in literal.items()
     ]
-    return ahocorasick_rs.AhoCorasick(phrases), entries, _small_dfa(list(literal)), literals, years
+    return ahocorasick_rs.AhoCorasick(phrases), entries, _small_dfa(list(literal)), literals, years, people
 
 
 def _small_dfa(patterns: list[str]) -> ahocorasick_rs.AhoCorasick:
@@ -200,7 +209,7 @@ def _expand(phrase: str) -> list[str]:
     return [v for option in match.group(1).split("|") for v in _expand(head + option + tail) if v]
 
 
-_AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES, _YEAR_PHRASES = _load()
+_AUTOMATON, _ENTRIES, _LITERAL_AUTOMATON, _LITERAL_ENTRIES, _YEAR_PHRASES, _PERSON_NOUNS = _load()
 _LITERALS = len(_LITERAL_ENTRIES)
 # For a whole text, the same literal phrases and the characters that may end a sentence
 # (indexes from _LITERALS on), so that a text with many hits gets both from one pass. A
@@ -283,6 +292,38 @@ def _find_phrases(text: str, s0: int = 0, literal: list[tuple[int, int, int]] | 
 
 
 _START, _END = itemgetter(0), itemgetter(1)
+_NEXT_WORD = re.compile(r" ([a-z]+)\b").match
+_OTHER = Status.OTHER_EXPERIENCER
+
+
+def without_modifiers(text: str, found: Cues) -> Cues:
+    """`found` less an other-experiencer cue that is a person noun modifying the noun after
+    it, so naming nobody: "our PARTNER city", "the SIBLING discount", "a GRANDFATHER
+    clock", "our PARENT company". A singular noun before a verb is its subject, and a verb
+    after one is inflected ("my son PLAYS", "your father IS", "her husband BOOKED"), so a
+    word after it that the dictionary knows as a noun, in no inflected verb form, no
+    adverb ("my son TODAY") and no function word, makes one compound with it. Asked of a
+    hit's cues where they are used (`assess`; the screen asks `names_no_one` of a cue
+    that would set a hit aside), not of every phrase of a text: most hits have no cue."""
+    if not any(cue[0] is _OTHER for cue in found):
+        return found
+    return tuple(cue for cue in found if cue[0] is not _OTHER or not names_no_one(text, cue[1], cue[2]))
+
+
+def names_no_one(text: str, start: int, end: int) -> bool:
+    """Whether the person noun text[start:end] modifies the noun after it (`without_modifiers`)."""
+    if text[start:end] not in _PERSON_NOUNS:
+        return False
+    after = _NEXT_WORD(text, end)
+    return after is not None and _noun_after_noun(after.group(1))
+
+
+@lru_cache(maxsize=4096)
+def _noun_after_noun(word: str) -> bool:
+    if word in WORDS["closed"]:
+        return False
+    found = readings(word)
+    return "NOUN" in found and not {"ADV", "AUX"} & found.keys() and word in found.get("VERB", (word,))
 
 
 def _past_year(digits: str) -> bool:
@@ -533,10 +574,12 @@ class TextContext:
     def assess(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> ContextAssessment:
         """The cues that apply to the hit text[start:end]. `others` are the spans of the
         hit's other words (a topic of two words): never cues either, and never "outside"."""
-        return as_assessment(self.text, self.cues(start, end, others))
+        return as_assessment(self.text, without_modifiers(self.text, self.cues(start, end, others)))
 
     def cues(self, start: int, end: int, others: tuple[tuple[int, int], ...] = ()) -> Cues:
-        """`assess` as (status, start, end) in text offsets: what the screen reads per hit."""
+        """`assess` as (status, start, end) in text offsets: what the screen reads per hit.
+        An other-experiencer cue here may be a noun's modifier (`without_modifiers`): the
+        screen asks that only of a cue that would set a hit aside."""
         text = self.text
         s0, s1 = self._sentence(start, end)
         quote = self._quotes and any(opening in text[s0:s1] for opening, _ in _QUOTES)
@@ -759,8 +802,10 @@ def names_another_person(text: str) -> bool:
     that mark another experiencer in a draft ("charges made by a CHILD", "YOUR HUSBAND's
     prescription"): a draft that names that person again is the rule's case, so such cues
     must not set its hits aside."""
-    for _, _, entries in _find_phrases(text.lower()):
-        if any(status is Status.OTHER_EXPERIENCER and not stops for side in entries[:2] for stops, status, _ in side):
+    lowered = text.lower()
+    for start, end, entries in _find_phrases(lowered):
+        if any(status is _OTHER and not stops for side in entries[:2] for stops, status, _ in side) \
+                and not names_no_one(lowered, start, end):
             return True
     return False
 

@@ -21,7 +21,7 @@ from redline.policy.schema import Policy
 from redline.policy.topics import about_others, derive_topics, readable
 from redline.policy.clauses import rule_clauses
 from redline.screen.analysis import TextAnalysis
-from redline.screen.context import Cues, TextContext, names_another_person
+from redline.screen.context import Cues, TextContext, names_another_person, names_no_one, without_modifiers
 from redline.screen.matcher import Matcher, RawHit, RuleSpec
 from redline.screen.detectors.allow import AllowList
 from redline.screen.detectors import shared_detector
@@ -220,7 +220,7 @@ class CompiledScreen:
             if privative is not None:  # one reading with the words blanked per text, however many hits
                 look = absent.get(privative) or absent.setdefault(privative, _absent(cues, shadow.text, privative))
             if parts:
-                blocking, cue = _status(look, parts, suppress)
+                blocking, cue = _status(look, parts, suppress, shadow.text)
             else:
                 found = look(start, end)
                 blocking = cue = None
@@ -228,6 +228,10 @@ class CompiledScreen:
                     cue = found[0]
                     for status, a, b in found:
                         if status in suppress:
+                            if status is _OTHER and names_no_one(shadow.text, a, b):
+                                found = without_modifiers(shadow.text, found)  # "the SIBLING discount"
+                                cue = found[0] if found else None
+                                continue
                             blocking = cue = (status, a, b)
                             break
             if blocking is None:
@@ -295,7 +299,7 @@ _Cue = tuple[Status, int, int]
 
 def _status(
     cues: Callable[[int, int, tuple[tuple[int, int], ...]], Cues], parts: tuple[tuple[int, int], ...],
-    suppress: frozenset[Status],
+    suppress: frozenset[Status], text: str,
 ) -> tuple[_Cue | None, _Cue | None]:
     """(the cue that sets a two-word hit aside, or None; the first cue found, for the record).
 
@@ -307,6 +311,9 @@ def _status(
         found = cues(start, end, parts[:index] + parts[index + 1 :])
         for cue in found:
             if cue[0] in suppress:
+                if cue[0] is _OTHER and names_no_one(text, cue[1], cue[2]):
+                    found = without_modifiers(text, found)  # "our PARTNER city"
+                    continue
                 return cue, cue
         if first is None and found:
             first = found[0]
@@ -345,6 +352,7 @@ def _first_word(text: str, cue: _Cue) -> str:
 
 
 _NEGATED = Status.NEGATED
+_OTHER = Status.OTHER_EXPERIENCER
 
 
 def _finding(
