@@ -281,7 +281,13 @@ supplement brokerage, the Office of the Public Guardian, sled dog tours, tiling,
 wilderness first aid, water softeners), no set style, scored blind at the end of that
 round with its final code, not read but for cu's hypno-05 ("Don't book clients under
 18 without …"), which derived nothing with that code (its policy would not load) and
-now guards the under-18s.
+now guards the under-18s; heldout-cw (a wet room installer, an osteopathy clinic, an
+Islamic home purchase plan, a fishery, a concessionary bus pass office, forklift hire, horse
+transport, a school uniform shop) and heldout-cx (managed print, an osteopathy clinic,
+raceday hospitality, a saddlery, Shariah-compliant home finance, a planning enquiry desk,
+underfloor heating, cargo-bike delivery), no set style, scored blind at the start of a
+later round (0.787 / 0.250 and 0.675 / 0.256: their hits paraphrase more than earlier
+files', the naive matcher holds 0.908 and 0.867 of them), then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -424,6 +430,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-ct.jsonl", 0.96, 0.13),
         ("heldout-cu.jsonl", 0.95, 0.17),
         ("heldout-cv.jsonl", 0.95, 0.16),
+        ("heldout-cw.jsonl", 0.78, 0.26),
+        ("heldout-cx.jsonl", 0.65, 0.27),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(

@@ -2476,6 +2476,11 @@ def test_anyone_named_by_an_age_limit_is_one_of_the_under_ns() -> None:
     assert held(g, "Your 16-year-old is booked in for Saturday.")
     assert not held(g, "Your 19-year-old is booked in for Saturday.")
     assert not held(g, "We can't book anyone under 18, even for a lobe piercing.")
+    # … and so does one person named by a noun ("a new PATIENT under 16"), before what the
+    # rule's condition names ("without a parent or guardian consenting")
+    rule = "Agents must not book a new patient under 16 without a parent or guardian consenting."
+    assert labels(rule) == {"under 16s"}
+    assert held(gate(rule), "I've booked your 14-year-old in for Saturday, and she can come on her own.")
 
 
 def test_a_clipping_and_its_full_word_are_one_family() -> None:

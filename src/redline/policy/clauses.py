@@ -980,9 +980,9 @@ def _age_classes(tokens_: list[str]) -> list[str]:
 
 
 def _people(token: str) -> bool:
-    """Who an age limit after it picks out: a plural noun of people ("CLIENTS under 18")
-    or a pronoun of anyone at all ("ANYONE under 18", "someone under 21")."""
-    return token in _ANY_ONE or (token not in lemmas(token) and _someone(token))
+    """Who an age limit after it picks out: a noun of people ("CLIENTS under 18", "a new
+    PATIENT under 16") or a pronoun of anyone at all ("ANYONE under 18", "someone under 21")."""
+    return token in _ANY_ONE or _someone(token)
 
 
 _ANY_ONE = frozenset("anyone anybody someone somebody everyone everybody".split())
