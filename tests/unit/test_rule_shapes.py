@@ -2558,3 +2558,23 @@ def test_a_person_noun_that_modifies_a_noun_sets_no_hit_aside() -> None:
     # nor is a rule about "our partner clinic's prices" one about other people's information
     assert not about_other_people("Never share a partner clinic's prices.")
     assert about_other_people("Never tell a caller whether their partner has an account.")
+
+
+@pytest.mark.parametrize("rule", [
+    "Agents on the night shift must not issue refunds.",
+    "Reps in the sales team should never issue refunds.",
+    "Staff at the front desk cannot issue refunds.",
+])
+def test_a_phrase_that_places_the_party_bound_is_no_topic(rule: str) -> None:
+    # "AGENTS ON THE NIGHT SHIFT must not …": which party, as "Agents must not …" says; it
+    # paired its words with the topic ("night + refunds"), so a plain refund went through
+    assert labels(rule) == labels("Agents must not issue refunds.") == {"refunds"}
+    assert held(gate(rule), "I've issued your refund this morning.")
+    # a subject that is no party stays the topic ("Refunds ON annual plans must not exceed …")
+    assert "refunds" in labels("Refunds on annual plans must not exceed the amount paid.")
+
+
+def test_a_speaker_placed_by_a_phrase_is_the_party_not_the_topic() -> None:
+    rule = "Officers on the planning enquiry line must not tell applicants whether an application will be approved."
+    assert "officers" not in labels(rule)
+    assert not held(gate(rule), "Your application has been assigned to a case officer.")

@@ -1333,6 +1333,7 @@ def bound_party(clause: list[str]) -> int:
         i += 1
     if i == head:
         return _speaker(clause, start)
+    i = _past_qualifier(clause, i) or i  # "AGENTS ON THE NIGHT SHIFT must not …"
     if phrase_at(clause, i, "directive"):
         return i
     if i < len(clause) and clause[i] in MODALS and phrase_at(clause, i + 1, "directive"):
@@ -1374,9 +1375,33 @@ def _speaker(clause: list[str], start: int) -> int:
                     and verb not in WORDS["aux"] and verb != "be"):
                 return at
             return 0
+        after = _past_qualifier(clause, i) if i > start else None
+        if after is not None:  # "OFFICERS ON THE ENQUIRY LINE must not tell …": the party, placed
+            at = _speaker(clause[:i] + clause[after:], start)
+            return at + after - i if at else 0
         if not _modifier(clause[i]):
             return 0
     return 0
+
+
+# prepositions that place or group a party ("staff AT the front desk", "agents ON the
+# night shift", "reps IN the sales team"): the phrase says which party, not what is guarded
+_PARTY_PREPOSITIONS = frozenset({"at", "on", "in", "from", "within"})
+
+
+def _past_qualifier(clause: list[str], i: int) -> int | None:
+    """Where a prepositional phrase that places a party (`_PARTY_PREPOSITIONS`, at
+    clause[i]) ends in its modal or negated directive, within five words ("AT THE FRONT
+    DESK must not", "ON THE NIGHT SHIFT cannot"); None where clause[i] opens no such phrase."""
+    if i >= len(clause) or clause[i] not in _PARTY_PREPOSITIONS:
+        return None
+    for j in range(i + 1, min(i + 7, len(clause) - 1)):
+        if clause[j] in MODALS and phrase_at(clause, j + 1, "directive") \
+                or clause[j] in _NEGATING_DIRECTIVES and phrase_at(clause, j, "directive"):
+            return j if j > i + 1 else None
+        if clause[j] not in OBJECT_OPENERS and not _modifier(clause[j]):
+            return None
+    return None
 
 
 # Words a policy author puts before a rule as its label ("BLOCK:", "Flag -", "Red line:"):
