@@ -2578,3 +2578,18 @@ def test_a_speaker_placed_by_a_phrase_is_the_party_not_the_topic() -> None:
     rule = "Officers on the planning enquiry line must not tell applicants whether an application will be approved."
     assert "officers" not in labels(rule)
     assert not held(gate(rule), "Your application has been assigned to a case officer.")
+
+
+def test_what_is_offered_before_a_clause_is_the_topic_not_the_person_told() -> None:
+    # "offer A DISCOUNT where the order is reduced": what is offered comes first; read as
+    # the person offered it ("tell OWNERS it's safe"), the rule lost its topic
+    for rule, draft in (("Never offer a discount where the order is already reduced.",
+                         "I've added a 10% discount to your order."),
+                        ("Never promise a refund where a meeting is abandoned.",
+                         "You'll get a full refund for Saturday.")):
+        assert held(gate(rule), draft)
+    # the person told still is the person: after a verb that only informs, a person's
+    # noun, or a bare plural ("promise BEGINNERS they will …")
+    assert "owners" not in words("Never tell owners it's safe to fly.")
+    assert "customers" not in words("Never promise customers that a flight will leave on time.")
+    assert "beginners" not in words("Don't promise beginners they will hit the gold on their first session.")

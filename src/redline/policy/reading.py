@@ -721,7 +721,15 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 or state.informing and following not in ("with", "without") and not any(w.light for w in phrase))
             # "ask THE FAMILY for payment": whoever is asked for something is asked, not asked for
             asked_for = following in ("for", "of") and _asked(item, i)
-            if following in _CLAUSE_OPENERS or following in _OBJECT_OPENERS or in_list("addressee", following) \
+            # "tell OWNERS it's safe", "promise BEGINNERS they will …": before a clause, the
+            # person told; but what is offered or promised may come first ("offer A DISCOUNT
+            # where the order is reduced"): after a verb that only informs, a phrase that names
+            # a person, or a bare plural (people are told as a class), it is the person
+            told = following in _CLAUSE_OPENERS and (
+                state.informing
+                or any(is_person(w.text) or is_agent(w.text) or in_list("addressee", w.text) for w in phrase)
+                or not any(w.determined for w in phrase) and phrase[-1].text not in lemmas(phrase[-1].text))
+            if told or following in _OBJECT_OPENERS or in_list("addressee", following) \
                     or infinitive or about or asked_for:
                 # an earlier item is told as well where no infinitive decides it ("give
                 # investment or tax advice TO RETAIL customers": "retail" may be a verb)
