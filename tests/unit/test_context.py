@@ -454,3 +454,15 @@ def test_a_sentence_resolves_its_phrases_as_the_resolver_does() -> None:
 def test_a_person_noun_that_modifies_a_noun_names_no_other_experiencer(
         sentence: str, term: str, expected: set[Status]) -> None:
     assert statuses(sentence, term) == expected
+
+
+def test_a_long_word_after_a_person_noun_is_not_looked_up() -> None:
+    # a draft chooses the word after "partner": a pasted blob is no noun, and never a key
+    # of the dictionary look-up's cache (which a stream of long words would fill)
+    from redline.screen.context import _noun_after_noun, names_no_one
+
+    before = _noun_after_noun.cache_info().currsize
+    for blob in ("x" * 100_000, "y" * 31):
+        assert not names_no_one(f"partner {blob} discount", 0, 7)
+    assert _noun_after_noun.cache_info().currsize == before
+    assert names_no_one("partner city", 0, 7)

@@ -292,7 +292,7 @@ def _find_phrases(text: str, s0: int = 0, literal: list[tuple[int, int, int]] | 
 
 
 _START, _END = itemgetter(0), itemgetter(1)
-_NEXT_WORD = re.compile(r" ([a-z]+)\b").match
+_NEXT_WORD = re.compile(r" ([a-z]{1,30})\b").match  # a longer "word" is no noun to look up, nor a cache key
 _OTHER = Status.OTHER_EXPERIENCER
 
 
