@@ -2593,3 +2593,17 @@ def test_what_is_offered_before_a_clause_is_the_topic_not_the_person_told() -> N
     assert "owners" not in words("Never tell owners it's safe to fly.")
     assert "customers" not in words("Never promise customers that a flight will leave on time.")
     assert "beginners" not in words("Don't promise beginners they will hit the gold on their first session.")
+
+
+def test_a_heading_the_rule_repeats_adds_no_topic_of_its_own() -> None:
+    # "Riding hats: never say a HAT is safe …": the rule names the heading's thing in what
+    # it forbids; the heading alone guarded every mention of riding hats
+    rule = "Riding hats: never say a hat is safe to use after a fall."
+    assert labels(rule) == labels("Never say a hat is safe to use after a fall.")
+    g = gate(rule)
+    assert held(g, "That hat is safe to use after the fall, no need to replace it.")
+    assert not held(g, "All the riding hats we sell meet PAS015 and are tagged for competitions.")
+    # a heading the rule does not repeat still names the topic ("Hot TUBS on decking: … a
+    # deck can take the weight": the head is the tub, not the decking)
+    assert any("tubs" in label for label in labels(
+        "Hot tubs on decking: the agent must not confirm a deck can take the weight."))

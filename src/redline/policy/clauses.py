@@ -409,6 +409,12 @@ def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[s
         # "Route to the QA manager: any mention of a failed proficiency test": a routing
         # that names only where the case goes, then the case
         found = [[*found[0][: phrase(found[0], 0, "escalate")], *found[1]], *found[2:]]
+    if len(found) > 1 and label is None and _COLON_HEADING.match(rule) and _heading(found[0]) \
+            and _forbids(found[1]) and _repeats_head(found[0], found[1]):
+        # "Riding hats: never say a HAT is safe …", "Warranty: do not confirm WARRANTY cover
+        # …": the rule names the heading's thing itself, in the words it forbids; the
+        # heading alone would guard every mention of it
+        found = found[1:]
     stated: list[list[str]] = found[:1]
     rationale: list[list[str]] = []
     later = found[1:]
@@ -1275,6 +1281,26 @@ def _names_its_own(clause: list[str]) -> bool:
 def _until_clause_end(tokens_: list[str], start: int) -> list[str]:
     end = next((j for j in range(start, len(tokens_)) if tokens_[j] in _CLAUSE_END), len(tokens_))
     return tokens_[start:end]
+
+
+def _repeats_head(heading: list[str], clause: list[str]) -> bool:
+    """Whether `clause` names the head of `heading` (by lemma): its last word before any
+    preposition ("hot TUBS on decking", "riding HATS")."""
+    words_ = []
+    for t in heading:
+        if t in _HEADING_PREPOSITIONS:
+            break
+        if t[:1].isalnum():
+            words_.append(t)
+    if not words_:
+        return False
+    head = set(lemmas(words_[-1])) | {words_[-1]}
+    return any(head & ({t} | set(lemmas(t))) for t in clause if t[:1].isalnum())
+
+
+# a rule that opens with a heading and a colon ("Riding hats: never …")
+_COLON_HEADING = re.compile(r"\s*[^:.;!?\n]{1,60}:\s")
+_HEADING_PREPOSITIONS = frozenset("on of for in at with to about from by over under after before during".split())
 
 
 def _heading(clause: list[str]) -> bool:
