@@ -2607,3 +2607,12 @@ def test_a_heading_the_rule_repeats_adds_no_topic_of_its_own() -> None:
     # deck can take the weight": the head is the tub, not the decking)
     assert any("tubs" in label for label in labels(
         "Hot tubs on decking: the agent must not confirm a deck can take the weight."))
+
+
+def test_a_participle_before_a_noun_leaves_a_sentence_of_what_is_so() -> None:
+    # "LISTED buildings are a frequent source of complaints.": a subject with a participle
+    # before its noun still says what is so, so it is the rule's reason, not a topic
+    rule = ("Listed buildings are a frequent source of complaints. Never tell an owner that internal "
+            "works to a listed building can go ahead without listed building consent.")
+    assert not any("frequent" in label or "complaints" in label for label in labels(rule))
+    assert "internal + works" in labels(rule)

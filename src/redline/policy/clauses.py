@@ -542,8 +542,9 @@ def _names_a_thing(subject: list[str]) -> bool:
     """Whether the words before a verb are a noun phrase ("mail SCANS", "the check HOLD"):
     determiners, modifiers and a noun last, no pronoun or verb of its own."""
     return bool(subject) and "NOUN" in part_of_speech(subject[-1]) and all(
-        t in _DETERMINERS or t[:1].isalnum() and t not in WORDS["closed"] and part_of_speech(t) != {"VERB"}
-        for t in subject)
+        t in _DETERMINERS or t[:1].isalnum() and t not in WORDS["closed"] and (
+            part_of_speech(t) != {"VERB"} or k < len(subject) - 1 and t.endswith("ed") and t not in lemmas(t))
+        for k, t in enumerate(subject))  # a participle describes the noun after it: "LISTED buildings"
 
 
 def _proposition(clause: list[str]) -> list[str]:
