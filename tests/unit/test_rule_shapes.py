@@ -2616,3 +2616,17 @@ def test_a_participle_before_a_noun_leaves_a_sentence_of_what_is_so() -> None:
             "works to a listed building can go ahead without listed building consent.")
     assert not any("frequent" in label or "complaints" in label for label in labels(rule))
     assert "internal + works" in labels(rule)
+
+
+@pytest.mark.parametrize(("rule", "draft"), [
+    ("Do not accept hazardous goods: loose lithium batteries, fuel, gas cylinders, chemicals.",
+     "Yes, the rider will carry your two gas cylinders to the cafe."),
+    ("Never discuss the following: salaries, bonuses or equity.", "Your bonus this year is 8%."),
+])
+def test_a_list_after_a_colon_names_the_examples_of_what_the_rule_forbids(rule: str, draft: str) -> None:
+    # "… hazardous goods: lithium batteries, fuel, …" as "such as" says it; "the
+    # following: …" is a placeholder for the list, no topic of its own
+    assert held(gate(rule), draft)
+    assert "following" not in words(rule)
+    # a heading before a colon is no rule, and no list of examples
+    assert labels("Riding hats: never say a hat is safe.") == {"hat + safe"}

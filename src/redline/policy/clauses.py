@@ -367,6 +367,7 @@ def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[s
         written = _age_classes(written)  # "clients UNDER 18": the under-18s
     written = _straight_to_routing(written)  # "If …, STOP AND flag it", "…, THEN hand it to a human"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
+    written = _colon_examples(written)  # "… hazardous goods: lithium batteries, fuel, …" as "such as"
     split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
     heading: list[str] = []
     if len(split) > 2 and _heading(split[0]) and not _forbids(split[1]) and not phrase(split[1], 0, "escalate") \
@@ -617,6 +618,34 @@ def _impression(clause: list[str]) -> list[str]:
 
 _CAUSATIVES = frozenset({"let", "lets", "make", "makes", "lead", "leads"})
 _BELIEVING = frozenset({"think", "believe", "feel", "assume", "expect", "imagine"})
+
+
+_SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
+
+
+def _colon_examples(tokens_: list[str]) -> list[str]:
+    """"Do not accept hazardous goods: loose lithium batteries, fuel, gas cylinders": after
+    a rule that forbids, a colon before a list of noun phrases (no directive, auxiliary,
+    pronoun subject or clause of its own) opens the examples of what it names, as "such as"
+    does; a heading before a colon ("Riding hats: never …") is no rule, and stays."""
+    if ":" not in tokens_:
+        return tokens_
+    i = tokens_.index(":")
+    before = tokens_[:i]
+    end = next((j for j in range(i + 1, len(tokens_)) if tokens_[j] in _SENTENCE_ENDS), len(tokens_))
+    after = tokens_[i + 1 : end]
+    if not any(phrase_at(before, k, "directive") for k in range(len(before))) \
+            or len(after) < 3 or not any(t in (",", "or", "and") for t in after) \
+            or any(phrase_at(after, k, "directive") or phrase(after, k, "escalate") or t in WORDS["aux"]
+                   or t in MODALS or t in _SUBJECT_PRONOUNS or t in _CLAUSE_WORDS for k, t in enumerate(after)):
+        return tokens_
+    if before[-1:] in (["following"], ["below"], ["these"]):  # "discuss THE FOLLOWING: salaries, …": the list is the object
+        before = before[: -2 if before[-2:-1] == ["the"] else -1]
+        return [*before, *after, *tokens_[end:]]
+    return [*before, "such", "as", *after, *tokens_[end:]]
+
+
+_CLAUSE_WORDS = frozenset({"to", "that", "which", "who", "whose", "where", "when", "if", "unless", "because"})
 
 
 def _verdicts(written: list[str]) -> list[str]:
