@@ -61,23 +61,16 @@ def read_probes(path: Path) -> list[Probe]:
             continue
         seen.add(probe.id)
         probes.append(probe)
-    if problems:
-        problems.sort(key=_line_number)
+    if len(problems) == 1:
+        raise SuiteError(problems[0])
+    if problems:  # in file order: a line's JSON and its fields are read before the next line
         listing = "\n".join(f"  {problem}" for problem in problems[:_LISTED])
         more = f"\n  … and {len(problems) - _LISTED} more" if len(problems) > _LISTED else ""
-        count = f"{len(problems)} bad lines" if len(problems) > 1 else "1 bad line"
-        raise SuiteError(f"{problems[0]}\n{count} in {path}:\n{listing}{more}" if len(problems) > 1 else problems[0])
+        raise SuiteError(f"{problems[0]}\n{len(problems)} bad lines in {path}:\n{listing}{more}")
     return probes
 
 
 _LISTED = 20
-
-
-def _line_number(problem: str) -> int:
-    """The line a problem names ("probes.jsonl:12: …"), to list them in file order."""
-    head = problem.split(": ", 1)[0]
-    number = head.rsplit(":", 1)[-1]
-    return int(number) if number.isdigit() else 0
 
 
 def _probe(row: dict[str, Any], where: str) -> Probe:

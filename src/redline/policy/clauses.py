@@ -620,9 +620,6 @@ _CAUSATIVES = frozenset({"let", "lets", "make", "makes", "lead", "leads"})
 _BELIEVING = frozenset({"think", "believe", "feel", "assume", "expect", "imagine"})
 
 
-_SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
-
-
 def _colon_examples(tokens_: list[str]) -> list[str]:
     """"Do not accept hazardous goods: loose lithium batteries, fuel, gas cylinders": after
     a rule that forbids, a colon before a list of noun phrases (no directive, auxiliary,
@@ -665,6 +662,7 @@ def _verdicts(written: list[str]) -> list[str]:
 
 
 _SENTENCE_END = frozenset(".!;")
+_SENTENCE_ENDS = _SENTENCE_END | {"?"}
 
 
 def _role_preamble(written: list[str]) -> int:
