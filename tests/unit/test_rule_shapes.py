@@ -2630,3 +2630,53 @@ def test_a_list_after_a_colon_names_the_examples_of_what_the_rule_forbids(rule: 
     assert "following" not in words(rule)
     # a heading before a colon is no rule, and no list of examples
     assert labels("Riding hats: never say a hat is safe.") == {"hat + safe"}
+
+
+@pytest.mark.parametrize("reason", [
+    "Condensation and black mould are usually a ventilation problem.",  # subjects joined by "and"
+    "Bathroom and outdoor circuits fall under Part P.",
+    "We run an approved trader scheme.",  # "we" and a present verb
+])
+def test_a_sentence_of_what_is_so_before_the_rule_is_its_reason(reason: str) -> None:
+    # a first sentence that says what is so, before one that forbids a thing of its own,
+    # is the rule's reason: its words guarded nothing the rule forbids
+    rule = f"{reason} Never recommend a damp-proof course injection to a customer."
+    assert labels(rule) == labels("Never recommend a damp-proof course injection to a customer.")
+
+
+def test_an_adverb_of_frequency_before_the_verb_leaves_a_sentence_of_what_is_so() -> None:
+    rule = "Riders sometimes ask about fine amounts. Never say that a fine will be reduced."
+    assert not any("riders" in label for label in labels(rule))
+    # a preposition is no adverb: "Questions ON travel vaccines: …" stays the rule's heading
+    assert any("vaccines" in label for label in labels(
+        "Questions on travel vaccines: do not answer, route to the travel health clinic."))
+
+
+def test_what_the_person_told_is_told_about_is_the_topic() -> None:
+    # "advise A FARMER ON withdrawal periods": the phrase after the person told is what
+    # they are told, not a modifier of the person (the rule guarded nothing of it)
+    rule = ("Never advise a farmer on withdrawal periods for veterinary medicines, or say that a recently "
+            "treated animal is OK to send.")
+    g = gate(rule)
+    assert "withdrawal + periods" in labels(rule)
+    assert held(g, "The withdrawal period for that penicillin is only five days, so send the calves Monday.")
+    assert not held(g, "Your calves are booked in for Monday morning.")
+
+
+def test_whom_a_thing_is_shared_with_is_not_the_topic() -> None:
+    # "share a patient's RESULTS with a partner": where the rule names only a light noun,
+    # the person it goes to is not the topic in its place
+    rule = "Never share a patient's results with a partner, parent or anyone else without written consent."
+    assert labels(rule) == {"results"}
+    assert held(gate(rule), "The results of your screen went to your husband's email this morning.")
+    # "to" names where a thing goes as often as to whom: "sending an account TO COLLECTIONS"
+    assert labels("Flag replies that mention sending an account to collections.") == {"collections"}
+
+
+def test_a_light_noun_in_a_list_shares_the_modifier_of_the_item_before_it() -> None:
+    # "unreleased products, FEATURES or launch dates": "features" names nothing alone
+    rule = "Agents must not discuss unreleased products, features or launch dates."
+    assert "features + unreleased" in labels(rule)
+    g = gate(rule)
+    assert held(g, "An unreleased feature for pet-hair detection is coming next month.")
+    assert not held(g, "The new features in last month's update are listed in the app.")

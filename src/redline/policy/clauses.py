@@ -510,18 +510,21 @@ def _fact_verb(clause: list[str]) -> int:
     """`fact_verb` before the check for a routing after the verb."""
     if len(clause) < 3 or any(t in _DEONTIC for t in clause) or _permits(clause) or phrase(clause, 0, "escalate"):
         return 0
-    for i in range(1, min(len(clause) - 1, 5)):
+    for i in range(1, min(len(clause) - 1, 6)):
         token, after = clause[i], clause[i + 1]
         if token in _BE_FINITE:  # "Court mail IS forwarded sealed", "Mail scans ARE ready within a day"
             return i if _names_a_thing(clause[:i]) else 0
         if token in WORDS["aux"]:
             return 0
-        if "VERB" not in part_of_speech(token) or not _names_a_thing(clause[:i]) and not (
-                clause[0] in ("it", "he", "she") and i == 1):
+        # "Mortgage lenders OFTEN ask …": an adverb of frequency between subject and verb
+        j = next(k for k in range(i, 0, -1) if k == 1 or not _adverb(clause[k - 1]))
+        if "VERB" not in part_of_speech(token) or not _names_a_thing(clause[:j]) and not (
+                clause[0] in ("it", "he", "she", "we", "they") and j == 1):
             continue
         if token in lemmas(token):
-            if clause[i - 1].endswith("s") and "NOUN" in part_of_speech(clause[i - 1]) and after != "to":
-                return i  # "Results TAKE 2-3 business days": a plural subject and its verb
+            if (clause[j - 1].endswith("s") and "NOUN" in part_of_speech(clause[j - 1]) or clause[j - 1] in ("we", "they")) \
+                    and after != "to":
+                return i  # "Results TAKE 2-3 business days", "We RUN an approved trader scheme"
             continue
         if not token.endswith("s"):
             continue
@@ -539,9 +542,31 @@ def _fact_verb(clause: list[str]) -> int:
 _BE_FINITE = frozenset({"is", "are", "was", "were"})
 
 
+def _adverb(token: str) -> bool:
+    """Whether a word is only an adverb or adjective, an adverb to the dictionary ("often",
+    "usually", "typically"): no noun or verb that could head or end a subject."""
+    kinds = part_of_speech(token)
+    return "ADV" in kinds and not kinds & {"NOUN", "VERB"} and token not in WORDS["preposition"] \
+        and token not in WORDS["particle"]
+
+
 def _names_a_thing(subject: list[str]) -> bool:
-    """Whether the words before a verb are a noun phrase ("mail SCANS", "the check HOLD"):
-    determiners, modifiers and a noun last, no pronoun or verb of its own."""
+    """Whether the words before a verb are a noun phrase ("mail SCANS", "the check HOLD"),
+    or several joined by "and"/"or" ("condensation AND black mould"): determiners,
+    modifiers and a noun last, no pronoun or verb of its own."""
+    if len(subject) > 2 and any(t in ("and", "or") for t in subject[1:-1]):
+        parts: list[list[str]] = [[]]
+        for t in subject:
+            if t in ("and", "or"):
+                parts.append([])
+            else:
+                parts[-1].append(t)
+        return all(map(_names_one_thing, parts))
+    return _names_one_thing(subject)
+
+
+def _names_one_thing(subject: list[str]) -> bool:
+    """`_names_a_thing` of one noun phrase."""
     return bool(subject) and "NOUN" in part_of_speech(subject[-1]) and all(
         t in _DETERMINERS or t[:1].isalnum() and t not in WORDS["closed"] and (
             part_of_speech(t) != {"VERB"} or k < len(subject) - 1 and t.endswith("ed") and t not in lemmas(t))

@@ -955,13 +955,17 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 # "blame THE MUNICIPALITY for …": whoever is blamed, whatever the noun
                 for w in [w for w in words if w.np == words[-1].np and w.item == index]:
                     w.person = w.light = True
+            # "advise A FARMER on withdrawal periods", "warn guests about …": after the person
+            # told, what they are told about (as "advise ON …" with no person named)
+            told_about = item[i] in ("on", "about") and state.informing and bool(words) and words[-1].person \
+                and words[-1].item == index and words[-1].text == previous
             # "disposing OF asbestos waste", "approve OF it": after a verb, "of" opens its object
             verb_of = item[i] == "of" and bool(words) and words[-1].verb and words[-1].text == previous
             # "remedies (feverfew, butterbur) FOR MIGRAINE": after a bracket, the phrase goes on
             # with what came before it
             resumed = i == 0 and splitter == ")"
             in_pp = (seen_content or after_person or resumed) and previous not in _PRONOUNS and not agent \
-                and not predicative and not asked_for and not verb_of
+                and not predicative and not asked_for and not verb_of and not told_about
             preposition = item[i]
         if role == "any":
             container_pending = True

@@ -317,9 +317,16 @@ def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int,
         if key not in first_phrase and w.np >= 0 and not w.in_pp:
             first_phrase[key] = phrases[w.np]
     for (clause, item), phrase in first_phrase.items():
-        if len(phrase) != 1 or phrase[0].splitter == ",":
-            continue  # in "age, religion, disability or national origin" each item is whole
         alone = phrase[0]
+        before = first_phrase.get((clause, item - 1), [])
+        if len(phrase) == 1 and alone.light and not alone.attribute and len(before) > 1 and alone.splitter \
+                and not before[0].light and not before[0].verb:
+            # "unreleased products, FEATURES or launch dates": a light noun names nothing
+            # alone, so it shares the modifier of the item before it
+            shared[id(alone)] = ("modifier", before[0])
+            continue
+        if len(phrase) != 1 or alone.splitter == ",":
+            continue  # in "age, religion, disability or national origin" each item is whole
         bare = alone.adjective or not (alone.determined or _plural(alone))
         if not bare or alone.acronym:  # "an interest rate or APR": a name shares no word
             continue
@@ -327,7 +334,6 @@ def _coordinated(words: list[Word], phrases: dict[int, list[Word]]) -> dict[int,
         if len(after) > 1 and after[0].splitter in ("or", "and", "nor"):
             shared[id(alone)] = ("head", after[-1])
             continue
-        before = first_phrase.get((clause, item - 1), [])
         if len(before) > 1 and alone.splitter in ("or", "and", "nor") and not alone.adjective and not _plural(alone) \
                 and not alone.text.endswith("ing"):  # "a farmer leaving … or SWITCHING": an act, no noun
             shared[id(alone)] = ("modifier", before[0])
@@ -690,8 +696,10 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
             add((closed,), "the phrase written as one word")
     if not topics and weak:  # "discuss another client's MATTER": a weak topic guards more than none
         nouns = [w for w in words if not w.verb and not w.person and not w.attribute]
-        # a light noun only where nothing else is named ("WAYS around the license CHECK")
-        named = [w for w in nouns if not w.light] or nouns
+        # a light noun only where nothing else is named ("WAYS around the license CHECK"),
+        # but before whom a thing goes to ("share a patient's RESULTS with a partner")
+        given = [w for w in nouns if not (w.in_pp and w.preposition in _TO_WHOM)] or nouns
+        named = [w for w in given if not w.light] or given
         phrases: dict[int, list[Word]] = {}
         for w in [w for w in named if not w.in_pp] or named:
             phrases.setdefault(w.np, []).append(w)
@@ -705,6 +713,11 @@ def _topics(words: list[Word], rationale: list[str], weak: bool = True) -> tuple
             if fallback(w):
                 add(_units(w), why, w)
     return tuple(Topic(units, why, negative, money) for units, (why, negative, money) in topics.items())
+
+
+# the preposition of the one a thing is shared with ("… WITH a partner"); not "to",
+# which as often names where it goes ("send an account TO COLLECTIONS")
+_TO_WHOM = frozenset({"with"})
 
 
 def _background(words: list[Word]) -> set[int]:
