@@ -2680,3 +2680,15 @@ def test_a_light_noun_in_a_list_shares_the_modifier_of_the_item_before_it() -> N
     g = gate(rule)
     assert held(g, "An unreleased feature for pet-hair detection is coming next month.")
     assert not held(g, "The new features in last month's update are listed in the app.")
+
+
+def test_what_is_said_of_a_thing_named_only_in_general_is_the_topic() -> None:
+    # "a PRODUCT has been RECALLED": a draft names the product itself ("your robot
+    # model"), so the word said of it stands alone where it is specific enough
+    rule = "Do not tell customers a product has been recalled unless it appears on the official recall page."
+    assert "recalled" in labels(rule)
+    g = gate(rule)
+    assert held(g, "Your robot model has been recalled, so please stop using it.")
+    assert not held(g, "Your robot model ships with a spare brush and two filters.")
+    # a common word said of it still pairs with the thing ("an item is SAFE")
+    assert "safe" not in labels("Never tell a customer an item is safe for children.")

@@ -446,6 +446,11 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 and _specificity(w) < RARE_ZIPF \
                 and not _antecedent(w, words):
             found.append((w, f"a rare word (Zipf {_specificity(w):.1f})"))
+        elif w.predicate and not w.light and _specificity(w) < HEAD_ZIPF \
+                and (subjects := _subject(w, words)) and all(s.light and not s.person for s in subjects):
+            # "tell customers A PRODUCT has been RECALLED": what is said of a thing the rule
+            # names only in general is the topic, whatever thing a draft names
+            found.append((w, "what the rule says of a thing it names only in general"))
         elif said_again and not w.verb and family(w.text) & said_again:
             found.append((w, "repeated in the rule's rationale"))
         elif w.verb and not w.predicate and not any(not o.light for o in _object(w, words)) \
