@@ -2692,3 +2692,14 @@ def test_what_is_said_of_a_thing_named_only_in_general_is_the_topic() -> None:
     assert not held(g, "Your robot model ships with a spare brush and two filters.")
     # a common word said of it still pairs with the thing ("an item is SAFE")
     assert "safe" not in labels("Never tell a customer an item is safe for children.")
+
+
+@pytest.mark.parametrize("rule", ["Never share the customer list.", "Do not give our guest list to anyone."])
+def test_a_noun_after_a_persons_noun_is_what_it_modifies_not_a_verb(rule: str) -> None:
+    # "the customer LIST": read as a verb of saying after the person told, the rule named
+    # nothing and would not load
+    assert "list" in words(rule)
+    assert held(gate(rule), "Sure, the full list of our customers and guests is attached.")
+    # a verb stays a verb where it acts on something, or agrees with its subject
+    assert "list" not in words("Do not help a seller list counterfeit or replica branded goods.")
+    assert "mentions" not in words("If a member mentions being bitten by an animal, hand it to a human.")

@@ -172,7 +172,13 @@ def _role(item: list[str], i: int, run: int = 0) -> tuple[str, int]:
         inside_phrase = bool(previous) and previous not in WORDS["closed"] and run < _FRAMING_RUN \
             and _role(item, i - 1, run + 1)[0] == "content" \
             and not in_list("actor", previous)
-        after_determiner = previous in _OBJECT_OPENERS or previous == "'s"
+        # "the CUSTOMER LIST is …", "share our client SUMMARY with …": after a determiner
+        # and a person's noun, a noun that the person's noun modifies, where nothing it
+        # could act on follows (not "help a seller LIST goods", "a member MENTIONS being …")
+        after_determiner = previous in _OBJECT_OPENERS or previous == "'s" or i > 1 \
+            and item[i - 2] in _OBJECT_OPENERS and not token.endswith(("ing", "s")) \
+            and _role(item, i - 1, _FRAMING_RUN)[0] == "addressee" \
+            and (i + n == len(item) or item[i + n] in WORDS["aux"] or item[i + n] in WORDS["preposition"])
         # the verb agrees with the noun before "that": "any reply THAT MENTIONS",
         # "replies THAT MENTION"
         plural = i > 1 and item[i - 2].endswith("s") and item[i - 2] not in WORDS["closed"] \
