@@ -2703,3 +2703,12 @@ def test_a_noun_after_a_persons_noun_is_what_it_modifies_not_a_verb(rule: str) -
     # a verb stays a verb where it acts on something, or agrees with its subject
     assert "list" not in words("Do not help a seller list counterfeit or replica branded goods.")
     assert "mentions" not in words("If a member mentions being bitten by an animal, hand it to a human.")
+
+
+def test_an_ing_word_alone_at_the_end_of_a_list_of_nouns_is_a_noun() -> None:
+    # "schematics OR PRICING": read as a verb with no object, the last item guarded nothing
+    rule = "Don't share one customer's Gerber files, BOMs, schematics or pricing with another customer."
+    assert "pricing" in labels(rule)
+    assert held(gate(rule), "Pricing for that board, the one we quoted the other client, is $14 per unit.")
+    # a list of acts stays a list of acts, each with its object
+    assert "changing + medication" in labels("Never advise on starting, stopping or changing medication.")

@@ -802,6 +802,13 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                       determiner)
             if forced:
                 state.fact_verb = ""
+            if w.verb and token.endswith("ing") and splitter in (",", "or", "and") and i == 0 \
+                    and (not following or following in WORDS["preposition"]) \
+                    and words and words[-1].clause == clause and words[-1].item == index - 1 \
+                    and not words[-1].verb and not words[-1].in_pp:
+                # "Gerber files, schematics OR PRICING": alone at the end of a list of nouns,
+                # an -ing word is a noun too (not "starting, stopping or changing …")
+                w.verb = False
             if passive:
                 w.verb, w.light, w.attribute = True, False, False  # "been REPORTED": the act, not a kind of talk
             if w.verb and following in _PARTICLES and _phrasal(token, following, i + 2 >= len(item)):
