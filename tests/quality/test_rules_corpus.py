@@ -292,7 +292,14 @@ drayage, damp proofing, an eating disorder service, a fire and rescue safety tea
 insolvency practitioner, a kitesurfing school, a lighting showroom, water coolers) and
 heldout-cz (stove installation, a sperm bank, a SIPP provider, track days, trading
 standards advice, office plant hire, bulk liquid haulage, a pram shop), no set style,
-scored blind at the end of that round with its final code, not read.
+scored blind at the end of that round with its final code, not read; heldout-da (sterile
+processing, equity release, thatching, e-readers, expedition cruises, wastewater works,
+a bicycle shop, a crematorium), heldout-db (weights and measures, government surplus
+auctions, boiler inspection, PCB assembly, an abattoir, pigeon racing, model rocketry,
+bonsai) and heldout-dc (prenatal screening, cochlear implants, an eviction defence
+clinic, a criminal defence firm, LTL freight, customs brokerage, robot vacuums, air
+fryers), no set style, scored blind at the start of a later round (0.904 / 0.163, 0.808 /
+0.206 and 0.863 / 0.163), then read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -439,6 +446,9 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cx.jsonl", 0.65, 0.27),
         ("heldout-cy.jsonl", 0.80, 0.18),
         ("heldout-cz.jsonl", 0.76, 0.25),
+        ("heldout-da.jsonl", 0.89, 0.18),
+        ("heldout-db.jsonl", 0.80, 0.22),
+        ("heldout-dc.jsonl", 0.88, 0.17),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
