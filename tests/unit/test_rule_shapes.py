@@ -2712,3 +2712,31 @@ def test_an_ing_word_alone_at_the_end_of_a_list_of_nouns_is_a_noun() -> None:
     assert held(gate(rule), "Pricing for that board, the one we quoted the other client, is $14 per unit.")
     # a list of acts stays a list of acts, each with its object
     assert "changing + medication" in labels("Never advise on starting, stopping or changing medication.")
+
+
+@pytest.mark.parametrize("rule", [
+    "Within 14 days of the event, agents must not offer a refund or free transfer.",
+    "Within 14 days of the event, do not offer a refund or free transfer.",
+])
+def test_a_phrase_of_time_put_first_says_when_not_what(rule: str) -> None:
+    # "Within 14 DAYS of the event, AGENTS must not …": read as a clause of its own, the
+    # phrase guarded "days", and the party bound stayed the subject ("agents + refund")
+    assert "days" not in labels(rule) and "agents" not in words(rule)
+    g = gate(rule)
+    assert held(g, "Your booking for this Saturday can be refunded in full.")
+    assert not held(g, "Your event is in 14 days; see you there!")
+
+
+@pytest.mark.parametrize("rule", [
+    "No agent may recommend supplements or devices for tinnitus.",
+    "No staff member should recommend supplements or devices for tinnitus.",
+])
+def test_no_party_and_a_modal_forbid_the_act_as_never_does(rule: str) -> None:
+    assert "agent" not in words(rule) and "staff" not in words(rule)
+    assert held(gate(rule), "Taking a magnesium supplement should ease the tinnitus you're hearing.")
+
+
+def test_what_is_said_of_the_party_bound_is_no_topic_alone() -> None:
+    # the party the rule binds is no thing named in general: "agents must not APPROVE …"
+    # guards the approval of deploys, not every approval
+    assert "approve" not in labels("During a change freeze, agents must not approve deploys to production.")

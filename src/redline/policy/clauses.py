@@ -369,6 +369,12 @@ def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[s
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     written = _colon_examples(written)  # "… hazardous goods: lithium batteries, fuel, …" as "such as"
     split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
+    if split and split[0] and split[0][0] in _LOCATING and "," in split[0]:
+        split = [*_unfronted(split[0]), *split[1:]]
+    if len(split) > 1 and _fronted(split[0]) and (_forbids(split[1]) or bound_party(split[1])):
+        # "During a change freeze, never approve …": a phrase of time or place put first
+        # says when or where the rule applies, as it does at the end
+        split = [[*split[1], *split[0]], *split[2:]]
     heading: list[str] = []
     if len(split) > 2 and _heading(split[0]) and not _forbids(split[1]) and not phrase(split[1], 0, "escalate") \
             and _instructs(split[2]) and _forbids(split[2]) and not _names_its_own(split[2]) \
@@ -770,6 +776,26 @@ def _directive(clause: list[str]) -> tuple[int, int]:
 _CONNECTIVES = frozenset({"and", "but", "or", "nor", "plus", "then", "so"})
 
 
+def _fronted(clause: list[str]) -> bool:
+    """Whether a clause is a phrase of time or place alone ("WITHIN 14 days of the event",
+    "ON weekends", "AFTER 6pm"): a preposition that locates, then no verb of its own."""
+    return clause[0] in _LOCATING and len(clause) <= 8 and not any(
+        t in WORDS["aux"] or t in MODALS or phrase_at(clause, k, "directive") for k, t in enumerate(clause))
+
+
+def _unfronted(clause: list[str]) -> list[list[str]]:
+    """`rule_clauses`' first clause split as two where a phrase of time or place and a comma
+    come before the party the rule binds ("Within 14 days, AGENTS must not …")."""
+    k = clause.index(",")
+    rest = clause[k + 1 :]
+    return [clause[:k], rest] if _fronted(clause[:k]) and rest and bound_party(rest) else [clause]
+
+
+# prepositions of time and place ("under" and "per" cite: "Under GDPR, …", "Per policy, …")
+_LOCATING = frozenset("during in at on within throughout after before since until inside outside over "
+                      "between from".split())
+
+
 def _forbids(clause: list[str]) -> bool:
     return bool(_directive(clause)[1])
 
@@ -930,6 +956,15 @@ def _prohibition(clause: list[str]) -> list[str]:
     said with a verb of forbidding, read as "Never quote …" and "Agents must not quote …";
     "Under no circumstance is the agent to accept …", "At no time should staff ask …": a
     negative adverbial and the inverted subject after it, read as "Never accept …"."""
+    if len(clause) > 3 and clause[0] == "no":
+        # "NO AGENT MAY recommend …", "no staff member should …", "no one may …": the party
+        # denied the act, then the act, read as "Never recommend …"
+        i = 1
+        while i < len(clause) - 1 and i <= 3 and (in_list("actor", clause[i]) or clause[i] in ("one", "member")
+                                                   or i < 3 and in_list("actor", clause[i + 1]) and _modifier(clause[i])):
+            i += 1
+        if i > 1 and clause[i] in MODALS and i + 1 < len(clause):
+            return ["never", *clause[i + 1 :]]
     n = phrase_at(clause, 0, "directive") if clause and clause[0] in ("under", "at", "in", "on") else 0
     if n and n + 2 < len(clause) and clause[n] in _INVERTED:
         i = n + 1

@@ -447,7 +447,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 and not _antecedent(w, words):
             found.append((w, f"a rare word (Zipf {_specificity(w):.1f})"))
         elif w.predicate and not w.light and _specificity(w) < HEAD_ZIPF \
-                and (subjects := _subject(w, words)) and all(s.light and not s.person for s in subjects):
+                and (subjects := _subject(w, words)) \
+                and all(s.light and not (s.person or s.agent or in_list("actor", s.text)) for s in subjects):
             # "tell customers A PRODUCT has been RECALLED": what is said of a thing the rule
             # names only in general is the topic, whatever thing a draft names
             found.append((w, "what the rule says of a thing it names only in general"))
