@@ -2740,3 +2740,25 @@ def test_what_is_said_of_the_party_bound_is_no_topic_alone() -> None:
     # the party the rule binds is no thing named in general: "agents must not APPROVE …"
     # guards the approval of deploys, not every approval
     assert "approve" not in labels("During a change freeze, agents must not approve deploys to production.")
+
+
+def test_a_very_common_head_pairs_with_what_it_is_of() -> None:
+    # "the CAUSE of a flight delay": "cause" alone fired on every draft giving a reason
+    rule = "Do not speculate about the cause of a flight delay."
+    assert "cause" not in labels(rule)
+    g = gate(rule)
+    assert held(g, "The cause of your flight's delay was a crew shortage.")
+    assert not held(g, "Because of the storm, the lounge closes early; that's the cause of the queue.")
+
+
+@pytest.mark.parametrize(("rule", "draft"), [
+    # a passive of a verb of saying, then an adverb that ends the clause: what happened
+    ("Never tell a caller whether a specific patient is admitted here.", "Yes, she was admitted to ward 4 last night."),
+    # a person's noun said of the person ("they are A JOURNALIST"): what the case is
+    ("Escalate any caller who says they are a journalist to the press office.",
+     "Thanks, I'm a journalist at the Herald and I'd like a comment."),
+])
+def test_what_the_rule_says_someone_is_guards_something(rule: str, draft: str) -> None:
+    # both derived nothing, so their policy would not load
+    assert derive_topics(rule).topics
+    assert held(gate(rule), draft)

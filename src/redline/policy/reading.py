@@ -235,7 +235,9 @@ def _passive_state(item: list[str], i: int, state: _State, splitter: str) -> boo
         return False
     after_aux = i > 0 and item[i - 1] in WORDS["aux"] or i == 0 and state.predicating and splitter in ("or", "and")
     following = item[i + 1] if i + 1 < len(item) else ""
-    return after_aux and following in ("", "by")
+    # (an adverb may end the clause: "whether a patient is ADMITTED HERE")
+    ending_adverb = i + 2 == len(item) and part_of_speech(following) == {"ADV"}
+    return after_aux and (following in ("", "by") or ending_adverb)
 
 
 def _irregular_participle(token: str) -> bool:

@@ -56,6 +56,9 @@ _ADJUNCT = frozenset({"at", "in", "on", "near", "inside", "outside", "via", "thr
 # a phrase of two words that English also writes as one ("bed bugs", "fire-proof") guards
 # that word too when it is this common (Zipf): "bedbugs" 2.6, "fireproof" 2.8
 _CLOSED_ZIPF = 2.5
+# a head this common (Zipf) names nothing alone where an "of" phrase says what it is of:
+# "the CAUSE (5.4) of a flight delay", "the HISTORY (5.4) of a vehicle"
+_COMMON_ZIPF = 5.0
 _MAX_TOPICS = 48  # a rule is a sentence or two; beyond this it is a paragraph of policy
 
 
@@ -393,7 +396,7 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 for w in words):
             continue  # "such as the abdomen FOR ARM-ONLY SENSORS": what qualifies the example
         if first.of_addressee:
-            if len(phrase) == 1 and not first.weak and (not first.person or in_list("addressee", first.text)):
+            if len(phrase) == 1 and not first.weak:
                 found.append((first, "a state of the person the rule is about"))  # "is a MINOR", "is a PATIENT here"
             continue
         kept = list(phrase)
@@ -419,6 +422,8 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
                 # "a LETTER of credit", "PROOF of loss": a common head named by a bare noun
                 # after "of" is a compound (not "PHOTOS of kids", "the SEX of the baby")
                 continue
+            if _specificity(kept[0]) >= _COMMON_ZIPF and named and not any(w.person for w in named):
+                continue  # "the CAUSE of a flight delay": a word this common pairs with what it is of
             found.append((kept[0], "the whole of a guarded phrase"))
             continue
         nouns = [w for w in kept if not w.verb and not w.adjective and not w.text.endswith(("ing", "ed"))]
