@@ -425,7 +425,7 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-cb.jsonl", 0.90, 0.23),
         ("heldout-cd.jsonl", 0.86, 0.22),
         ("heldout-ce.jsonl", 0.85, 0.26),
-        ("heldout-cf.jsonl", 0.94, 0.19),
+        ("heldout-cf.jsonl", 0.94, 0.20),
         ("heldout-cg.jsonl", 0.92, 0.13),
         ("heldout-ch.jsonl", 0.91, 0.17),
         ("heldout-ci.jsonl", 0.88, 0.15),

@@ -2762,3 +2762,15 @@ def test_what_the_rule_says_someone_is_guards_something(rule: str, draft: str) -
     # both derived nothing, so their policy would not load
     assert derive_topics(rule).topics
     assert held(gate(rule), draft)
+
+
+def test_a_noun_or_adjective_and_the_verb_made_of_it_are_one_family() -> None:
+    # -ize / -ise / -en: "a subsidy" is what is "subsidized", "threats" what "threatened" says
+    for base, verb in (("subsidy", "subsidized"), ("threat", "threatened"), ("final", "finalized"),
+                       ("strength", "strengthen"), ("pressure", "pressurised")):
+        assert verb in family(base), (base, verb)
+    # where the spelling relates words English does not ("organ" / "organize")
+    for base, verb in (("organ", "organize"), ("capital", "capitalize"), ("author", "authorized")):
+        assert verb not in family(base), (base, verb)
+    assert held(gate("Flag replies that quote premium subsidy percentages."),
+                "The premium is subsidized at 48% on the enterprise unit.")
