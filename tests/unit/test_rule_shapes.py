@@ -2774,3 +2774,13 @@ def test_a_noun_or_adjective_and_the_verb_made_of_it_are_one_family() -> None:
         assert verb not in family(base), (base, verb)
     assert held(gate("Flag replies that quote premium subsidy percentages."),
                 "The premium is subsidized at 48% on the enterprise unit.")
+
+
+def test_a_noun_and_the_adjective_of_having_it_are_one_family() -> None:
+    # -y: "a fault" is what "faulty" says a thing has, "mould" what "mouldy" does
+    for noun, adjective in (("fault", "faulty"), ("mould", "mouldy"), ("risk", "risky"), ("guilt", "guilty")):
+        assert adjective in family(noun), (noun, adjective)
+    for noun, adjective in (("class", "classy"), ("draft", "drafty"), ("sensor", "sensory")):
+        assert adjective not in family(noun), (noun, adjective)
+    assert held(gate("Never tell customers they can paint straight over mould."),
+                "Painting over mouldy patches is fine with two coats.")
