@@ -2784,3 +2784,10 @@ def test_a_noun_and_the_adjective_of_having_it_are_one_family() -> None:
         assert adjective not in family(noun), (noun, adjective)
     assert held(gate("Never tell customers they can paint straight over mould."),
                 "Painting over mouldy patches is fine with two coats.")
+
+
+def test_a_verb_of_saying_alone_after_a_noun_in_a_list_is_a_noun() -> None:
+    # "a spill or LEAK": read as a verb of disclosure, the item named nothing
+    rule = "Never give advice on cleaning up a spill or leak."
+    assert "cleaning up + leak" in labels(rule)
+    assert held(gate(rule), "Cleaning up the leak is easy: put absorbent pads around the valve.")

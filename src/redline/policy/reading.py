@@ -776,6 +776,10 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
             role = "content"
         if item[i] == "by" and _by_the_party(item, i):
             break  # "must not be calculated BY THE REFERRAL AGENT": who does it is the party bound
+        if role == "framing" and n == 1 and i + 1 == len(item) and splitter in (",", "or", "and", "nor") \
+                and all(_role(item, j)[0] == "skip" for j in range(i)) and words and words[-1].clause == clause \
+                and words[-1].item == index - 1 and not words[-1].verb and "NOUN" in part_of_speech(item[i]):
+            role = "content"  # "a spill or LEAK": alone after a noun in a list, a noun too
         passive = role == "framing" and _passive_state(item, i, state, splitter)
         if passive:
             role, n = "content", 1  # "they were THREATENED by …": what was done to them is the topic
