@@ -299,7 +299,11 @@ auctions, boiler inspection, PCB assembly, an abattoir, pigeon racing, model roc
 bonsai) and heldout-dc (prenatal screening, cochlear implants, an eviction defence
 clinic, a criminal defence firm, LTL freight, customs brokerage, robot vacuums, air
 fryers), no set style, scored blind at the start of a later round (0.904 / 0.163, 0.808 /
-0.206 and 0.863 / 0.163), then read.
+0.206 and 0.863 / 0.163), then read; heldout-de (farm credit, gift cards, a capsule hotel,
+houseboat hire, test prep, an executive MBA office, boiler servicing, joinery) and
+heldout-df (an unemployment claims line, fly-tipping enforcement, single sign-on support,
+smart locks, airport shuttles, vehicle emissions testing, adult day care, foster care),
+no set style, scored blind at the end of that round with its final code, not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -449,6 +453,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-da.jsonl", 0.89, 0.18),
         ("heldout-db.jsonl", 0.80, 0.22),
         ("heldout-dc.jsonl", 0.88, 0.17),
+        ("heldout-de.jsonl", 0.85, 0.26),
+        ("heldout-df.jsonl", 0.77, 0.21),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
