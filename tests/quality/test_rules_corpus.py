@@ -292,9 +292,9 @@ drayage, damp proofing, an eating disorder service, a fire and rescue safety tea
 insolvency practitioner, a kitesurfing school, a lighting showroom, water coolers) and
 heldout-cz (stove installation, a sperm bank, a SIPP provider, track days, trading
 standards advice, office plant hire, bulk liquid haulage, a pram shop), no set style,
-scored blind at the end of that round with its final code, not read; heldout-da (sterile
-processing, equity release, thatching, e-readers, expedition cruises, wastewater works,
-a bicycle shop, a crematorium), heldout-db (weights and measures, government surplus
+scored blind at the end of that round with its final code (their misses read a round
+later); heldout-da (sterile processing, equity release, thatching, e-readers, expedition
+cruises, wastewater works, a bicycle shop, a crematorium), heldout-db (weights and measures, government surplus
 auctions, boiler inspection, PCB assembly, an abattoir, pigeon racing, model rocketry,
 bonsai) and heldout-dc (prenatal screening, cochlear implants, an eviction defence
 clinic, a criminal defence firm, LTL freight, customs brokerage, robot vacuums, air
