@@ -18,7 +18,7 @@ from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.words import WORDS, may_hold, phrase_at
 
 __all__ = [
-    "CONTAINER_DETS", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut", "cut_at",
+    "CONTAINER_DETS", "LOCATING", "MODALS", "OBJECT_OPENERS", "POSITIVE_DIRECTIVES", "about_others", "after_frame", "bound_party", "clauses", "cut", "cut_at",
     "declares", "fact_verb",
     "disclosure_verbs", "in_list",
     "items", "phrase", "rule_clauses", "tokens",
@@ -369,7 +369,7 @@ def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[s
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     written = _colon_examples(written)  # "… hazardous goods: lithium batteries, fuel, …" as "such as"
     split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
-    if split and split[0] and split[0][0] in _LOCATING and "," in split[0]:
+    if split and split[0] and split[0][0] in _FRONTED and "," in split[0]:
         split = [*_unfronted(split[0]), *split[1:]]
     if len(split) > 1 and _fronted(split[0]) and (_forbids(split[1]) or bound_party(split[1])):
         # "During a change freeze, never approve …": a phrase of time or place put first
@@ -779,7 +779,7 @@ _CONNECTIVES = frozenset({"and", "but", "or", "nor", "plus", "then", "so"})
 def _fronted(clause: list[str]) -> bool:
     """Whether a clause is a phrase of time or place alone ("WITHIN 14 days of the event",
     "ON weekends", "AFTER 6pm"): a preposition that locates, then no verb of its own."""
-    return clause[0] in _LOCATING and len(clause) <= 8 and not any(
+    return clause[0] in _FRONTED and len(clause) <= 8 and not any(
         t in WORDS["aux"] or t in MODALS or phrase_at(clause, k, "directive") for k, t in enumerate(clause))
 
 
@@ -791,9 +791,12 @@ def _unfronted(clause: list[str]) -> list[list[str]]:
     return [clause[:k], rest] if _fronted(clause[:k]) and rest and bound_party(rest) else [clause]
 
 
-# prepositions of time and place ("under" and "per" cite: "Under GDPR, …", "Per policy, …")
-_LOCATING = frozenset("during in at on within throughout after before since until inside outside over "
-                      "between from".split())
+# prepositions of time and place: the phrase after one says when or where, not what
+LOCATING = frozenset("during in at near within throughout after before since until inside outside under over "
+                     "across along around behind below above beneath".split())
+# … and those that put such a phrase before the rule ("WITHIN 14 days, …", "ON weekends,
+# …"); "under" and "per" there cite ("Under GDPR, …", "Per policy, …")
+_FRONTED = LOCATING - {"under"} | {"on", "between", "from"}
 
 
 def _forbids(clause: list[str]) -> bool:

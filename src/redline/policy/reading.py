@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 
 from redline.policy.clauses import (
-    CONTAINER_DETS, MODALS as _MODALS, OBJECT_OPENERS as _OBJECT_OPENERS, POSITIVE_DIRECTIVES, after_frame,
+    CONTAINER_DETS, LOCATING as _LOCATING, MODALS as _MODALS, OBJECT_OPENERS as _OBJECT_OPENERS, POSITIVE_DIRECTIVES,
+    after_frame,
     SECRET, bound_party, cut, fact_verb, in_list, items, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
@@ -240,6 +241,12 @@ def _passive_state(item: list[str], i: int, state: _State, splitter: str) -> boo
     return after_aux and (following in ("", "by") or ending_adverb)
 
 
+def _after_a_noun(words: list[Word], clause: int, index: int) -> bool:
+    """Whether the list item before item `index` of `clause` ended in a noun ("schematics,
+    OR …", "a spill OR …"): an item alone after it is a noun too."""
+    return bool(words) and words[-1].clause == clause and words[-1].item == index - 1 and not words[-1].verb
+
+
 def _irregular_participle(token: str) -> bool:
     """"found", "sold", "paid": the past form of another verb (find, sell, pay)."""
     if token in readings(token).get("NOUN", ()):
@@ -279,9 +286,6 @@ def _asked(item: list[str], i: int) -> bool:
 
 
 _ASKING = frozenset({"ask", "blame", "accuse"})
-# prepositions of time and place: the phrase after one says when or where, not what
-_LOCATING = frozenset("during in at near within throughout after before since until inside outside under over "
-                      "across along around behind below above beneath".split())
 
 
 def names_third_party(rule: str) -> bool:
@@ -777,8 +781,8 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
         if item[i] == "by" and _by_the_party(item, i):
             break  # "must not be calculated BY THE REFERRAL AGENT": who does it is the party bound
         if role == "framing" and n == 1 and i + 1 == len(item) and splitter in (",", "or", "and", "nor") \
-                and all(_role(item, j)[0] == "skip" for j in range(i)) and words and words[-1].clause == clause \
-                and words[-1].item == index - 1 and not words[-1].verb and "NOUN" in part_of_speech(item[i]):
+                and all(_role(item, j)[0] == "skip" for j in range(i)) and _after_a_noun(words, clause, index) \
+                and "NOUN" in part_of_speech(item[i]):
             role = "content"  # "a spill or LEAK": alone after a noun in a list, a noun too
         passive = role == "framing" and _passive_state(item, i, state, splitter)
         if passive:
@@ -810,8 +814,7 @@ def _read_item(words: list[Word], state: _State, clause: int, index: int, splitt
                 state.fact_verb = ""
             if w.verb and token.endswith("ing") and splitter in (",", "or", "and") and i == 0 \
                     and (not following or following in WORDS["preposition"]) \
-                    and words and words[-1].clause == clause and words[-1].item == index - 1 \
-                    and not words[-1].verb and not words[-1].in_pp:
+                    and _after_a_noun(words, clause, index) and not words[-1].in_pp:
                 # "Gerber files, schematics OR PRICING": alone at the end of a list of nouns,
                 # an -ing word is a noun too (not "starting, stopping or changing …")
                 w.verb = False
