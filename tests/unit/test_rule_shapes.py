@@ -2791,3 +2791,12 @@ def test_a_verb_of_saying_alone_after_a_noun_in_a_list_is_a_noun() -> None:
     rule = "Never give advice on cleaning up a spill or leak."
     assert "cleaning up + leak" in labels(rule)
     assert held(gate(rule), "Cleaning up the leak is easy: put absorbent pads around the valve.")
+
+
+def test_an_act_on_what_a_detector_finds_is_a_topic() -> None:
+    # "password" goes to the credentials detector, which finds a secret, not the act of
+    # resetting one: the verb whose object it is pairs with it
+    rule = "Must not reset a user's password or MFA without verifying their identity."
+    assert "reset + password" in labels(rule)
+    holds_only(rule, "I've reset your password, and a temporary one is on its way by text.",
+               "Your password needs at least twelve characters.")

@@ -130,7 +130,8 @@ def _derive(rule: str, ages: bool = False, condition: bool = False) -> Derivatio
     words, rationale = read(rule, ages)
     detectors: list[str] = []
     delegated: list[str] = []
-    words = _delegate(words, detectors, delegated)
+    governing: list[tuple[str, str]] = []
+    words = _delegate(words, detectors, delegated, governing)
     topics = _topics(words, rationale, weak=not detectors)  # a detector guards what the rule names
     # "never SHARE passwords": sharing a password fires the rule even before one is pasted
     verbs = disclosure_verbs(rule)
@@ -140,6 +141,9 @@ def _derive(rule: str, ages: bool = False, condition: bool = False) -> Derivatio
         verbs += [verb for verb in sorted(WORDS["hand_over"]) if verb not in verbs]
     acts = [Topic((verb, head), "an act of disclosure and what a detector finds")
             for verb in verbs for head in delegated]
+    # "never RESET a user's password": an act on the thing, whatever the detector finds
+    acts += [Topic((verb, head), "an act on what a detector finds") for verb, head in governing
+             if not lemmas(verb) & set(verbs)]
     acts += _recommended(rule, words, topics)
     found = topics + tuple(acts)
     if not found and not detectors and not ages and not condition:
@@ -256,10 +260,13 @@ def _phrases(words: list[Word]) -> dict[int, list[Word]]:
     return phrases
 
 
-def _delegate(words: list[Word], detectors: list[str], heads: list[str]) -> list[Word]:
+def _delegate(words: list[Word], detectors: list[str], heads: list[str],
+              governing: list[tuple[str, str]]) -> list[Word]:
     """Phrases that name what a detector finds go to that detector, not to the matcher;
-    `heads` collects the last word of each ("password", "number")."""
+    `heads` collects the last word of each ("password", "number"), and `governing` each
+    verb whose object such a phrase is, with its head ("RESET a user's password")."""
     gone: set[int] = set()
+    position = {id(w): i for i, w in enumerate(words)}
     for phrase in _phrases(words).values():
         for start in range(len(phrase)):
             for stop in (len(phrase),):  # the phrase's head must be the detector's topic: not "TOKEN listing"
@@ -274,8 +281,24 @@ def _delegate(words: list[Word], detectors: list[str], heads: list[str]) -> list
                     head = " ".join(w.text for w in phrase[start:stop]) if last.light else _units(last)[-1]
                     if head not in heads:
                         heads.append(head)
+                    verb = _governor(words, position[id(phrase[start])], gone)
+                    if verb is not None and (verb.text, head) not in governing:
+                        governing.append((verb.text, head))
                     break
     return [w for w in words if id(w) not in gone]
+
+
+def _governor(words: list[Word], at: int, gone: set[int]) -> Word | None:
+    """The verb of the clause whose object the phrase starting at `words[at]` is: the
+    content word right before it, past phrases already delegated ("reset a password OR
+    mfa") — none where another content word stands between."""
+    for w in reversed(words[:at]):
+        if w.clause != words[at].clause:
+            return None
+        if id(w) in gone:
+            continue
+        return w if w.verb and not w.negated else None
+    return None
 
 
 def _singular(word: str) -> str:
