@@ -2800,3 +2800,23 @@ def test_an_act_on_what_a_detector_finds_is_a_topic() -> None:
     assert "reset + password" in labels(rule)
     holds_only(rule, "I've reset your password, and a temporary one is on its way by text.",
                "Your password needs at least twelve characters.")
+
+
+def test_a_noun_of_when_named_by_its_for_phrase_guards_what_is_to_happen() -> None:
+    # "a date FOR a smart meter installation" is "a smart meter installation date"
+    rule = "Do not promise a specific date for a smart meter installation."
+    assert "installation" in labels(rule) and "smart + meter" in labels(rule)
+    holds_only(rule, "We'll install the smart meter on Tuesday morning, I promise.",
+               "Your energy bill for March is attached.")
+    # a word before the noun of when names it already: the "for" phrase stays a modifier
+    assert "delivery" in labels("Never promise delivery dates for custom doors.")
+    # "in time for" is no noun phrase: "time" stays where it stands
+    assert "guarantee + time" in labels("Never guarantee a transfer will get a passenger to the airport in time for their flight.")
+
+
+def test_a_denied_date_for_your_thing_stays_denied() -> None:
+    # "for your …" ends a negation that runs forward ("no diagnosis for his pain"), but
+    # after a noun of when it goes on with what is denied, as after "time"
+    g = gate("Do not promise a specific date for a smart meter installation.")
+    assert not held(g, "We can't promise a date for your smart meter installation, as the network schedules visits.")
+    assert held(g, "Your smart meter installation is booked for Friday.")

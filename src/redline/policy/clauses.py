@@ -368,7 +368,8 @@ def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[s
     written = _straight_to_routing(written)  # "If …, STOP AND flag it", "…, THEN hand it to a human"
     written = _verdicts(written)  # "Diagnosis by chat - not allowed." as "… is not allowed"
     written = _colon_examples(written)  # "… hazardous goods: lithium batteries, fuel, …" as "such as"
-    split = [_passive(_prohibition(_impression(clause))) for clause in clauses(written, not _QUOTES.search(rule))]
+    split = [_time_named(_passive(_prohibition(_impression(clause))))
+             for clause in clauses(written, not _QUOTES.search(rule))]
     if split and split[0] and split[0][0] in _FRONTED and "," in split[0]:
         split = [*_unfronted(split[0]), *split[1:]]
     if len(split) > 1 and _fronted(split[0]) and (_forbids(split[1]) or bound_party(split[1])):
@@ -797,6 +798,33 @@ LOCATING = frozenset("during in at near within throughout after before since unt
 # … and those that put such a phrase before the rule ("WITHIN 14 days, …", "ON weekends,
 # …"); "under" and "per" there cite ("Under GDPR, …", "Per policy, …")
 _FRONTED = LOCATING - {"under"} | {"on", "between", "from"}
+
+
+def _time_named(clause: list[str]) -> list[str]:
+    """A noun of when ("date", "ETA", "timeframe") named by a "for", "of" or "on" phrase read
+    as that phrase's noun modifying it: "a date FOR A SMART METER INSTALLATION" is "a smart
+    meter installation date", which guards what is to happen as "a delivery date" does.
+    The phrase runs over nouns and adjectives to the first function word or punctuation."""
+    for i in range(1, len(clause) - 2):
+        if clause[i + 1] not in ("for", "of", "on") or not in_list("attribute_of_time", clause[i]):
+            continue
+        before = clause[i - 1]
+        if before in WORDS["preposition"]:
+            continue  # "IN time for their flight": no noun phrase of its own
+        if before[:1].isalpha() and before not in WORDS["closed"] and not in_list("light_adj", before) \
+                and not in_list("framing", before) and (part_of_speech(before) & {"NOUN", "ADJ"} or not part_of_speech(before)):
+            continue  # "a DELIVERY date for custom doors", "GA dates for …": a word before names it already
+        j = i + 2
+        while j < len(clause) and clause[j] in OBJECT_OPENERS:
+            j += 1
+        k = j
+        while k < len(clause) and clause[k][:1].isalpha() and clause[k] not in WORDS["closed"] \
+                and (part_of_speech(clause[k]) & {"NOUN", "ADJ"} or not part_of_speech(clause[k])) \
+                and not in_list("cut", clause[k]):
+            k += 1
+        if k > j:
+            return [*clause[:i], *clause[j:k], clause[i], *_time_named(clause[k:])]
+    return clause
 
 
 def _forbids(clause: list[str]) -> bool:
