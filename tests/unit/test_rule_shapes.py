@@ -2820,3 +2820,16 @@ def test_a_denied_date_for_your_thing_stays_denied() -> None:
     g = gate("Do not promise a specific date for a smart meter installation.")
     assert not held(g, "We can't promise a date for your smart meter installation, as the network schedules visits.")
     assert held(g, "Your smart meter installation is booked for Friday.")
+
+
+def test_a_when_clause_after_a_verb_of_judging_or_a_noun_of_when_is_what_is_guarded() -> None:
+    # "estimating WHEN …" asks a question, as "say when …" does; "a date WHEN …" names
+    # what is to happen: neither is the case the rule applies in
+    rule = "Avoid estimating when a known outage will be fixed."
+    assert "outage + fixed" in labels(rule)
+    holds_only(rule, "The outage should be fixed within the hour.", "Thanks for reporting the slow page.")
+    rule = "Never state a date when a delinquent unit's contents will be auctioned."
+    assert "auctioned" in labels(rule)
+    assert held(gate(rule), "The contents of your unit will be auctioned on May 14.")
+    # after any other verb, "when" opens the case: "Never call WHEN the customer is driving"
+    assert "customer + driving" not in labels("Never call when the customer is driving.")

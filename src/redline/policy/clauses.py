@@ -1691,12 +1691,14 @@ def cut(tokens_: list[str], escalating: bool) -> list[str]:
                     i > 1 and tokens_[i - 1] in ("/", "or", "and") and tokens_[i - 2] in _WH)
                     or i > 2 and tokens_[i - 1] in ("or", "and")
                     and not _ABOUT.isdisjoint(tokens_[max(0, i - 5) : i - 2])
-                    or in_list("framing", tokens_[i - 1])
+                    or in_list("framing", tokens_[i - 1]) or in_list("judge", tokens_[i - 1])
+                    or in_list("attribute_of_time", tokens_[i - 1])
                     or i > 1 and in_list("tell", tokens_[i - 2]) and in_list("addressee", tokens_[i - 1])):
                 # "promises ABOUT WHEN a withdrawal will arrive", "on where/WHEN …", "advise on
                 # disputes OR WHERE a boundary is" (a second thing advised on), "say WHEN
-                # albums come back", "tell callers WHEN a guest checks out": a question, the
-                # object of the telling, so the topic
+                # albums come back", "ESTIMATING WHEN an outage will be fixed", "tell callers
+                # WHEN a guest checks out": a question, the object of the telling, so the
+                # topic; "a DATE WHEN contents will be auctioned": what is to happen then
                 continue
             if escalating and tokens_[i] in _TRIGGERS and all(t in _PLACEHOLDERS for t in tokens_[:i]):
                 return cut(tokens_[i + 1 :], escalating)  # "Flag IT WHENEVER someone asks …": the case
