@@ -2833,3 +2833,13 @@ def test_a_when_clause_after_a_verb_of_judging_or_a_noun_of_when_is_what_is_guar
     assert held(gate(rule), "The contents of your unit will be auctioned on May 14.")
     # after any other verb, "when" opens the case: "Never call WHEN the customer is driving"
     assert "customer + driving" not in labels("Never call when the customer is driving.")
+
+
+def test_an_attribute_is_named_by_what_it_is_for() -> None:
+    # "repair COSTS FOR hoist rope replacement": the costs of a rope replacement
+    rule = "Do not quote repair costs for hoist rope replacement over the phone."
+    assert {"hoist + rope", "costs + replacement"} <= labels(rule)
+    holds_only(rule, "Your hoist rope replacement is quoted at $12,500.",
+               "The lift passed its annual safety inspection.")
+    # an amount of money still stands for the price alone: a draft writes "$450"
+    assert "price" in labels("Never quote a price for a repair over chat.")

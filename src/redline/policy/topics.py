@@ -370,7 +370,7 @@ def _names_light_head(phrase: list[Word], phrases: dict[int, list[Word]]) -> boo
     """Whether a phrase is the "of" phrase that names a light noun before it ("the location
     OF A LEOPARD DEN", "a level OF RESPITE CARE"): there, it is the topic, not a modifier."""
     before = phrases.get(phrase[0].np - 1)
-    if not before or phrase[0].preposition != "of":
+    if not before or phrase[0].preposition not in _naming(before[-1]):
         return False
     return before[-1].light and not before[-1].in_pp and before[-1].clause == phrase[0].clause \
         and before[-1].item == phrase[0].item
@@ -380,6 +380,16 @@ def _names_light_head(phrase: list[Word], phrases: dict[int, list[Word]]) -> boo
 # "complaints AGAINST a driver" (a light noun pairs with it; with any preposition but
 # an adjunct's, measured: no hit more, and some lost, README)
 _NAMING = frozenset({"of", "against"})
+# an attribute is named by what it is "for" as well ("the COSTS FOR hoist rope
+# replacement"); not a noun of when, which its modifier names ("DELIVERY dates for
+# custom doors": a draft about custom doors promises no date; `clauses._time_named`
+# reads one with no modifier)
+_NAMING_ATTRIBUTE = _NAMING | {"for"}
+
+
+def _naming(head: Word) -> frozenset[str]:
+    """The prepositions whose phrase names `head`."""
+    return _NAMING_ATTRIBUTE if head.attribute and not _in_list("attribute_of_time", head.text) else _NAMING
 
 
 def _of_phrase(head: Word, words: list[Word]) -> list[Word]:
@@ -387,9 +397,10 @@ def _of_phrase(head: Word, words: list[Word]) -> list[Word]:
     ("the price OF A RIVAL'S TOUR": tour), that say whose or what it is."""
     at = words.index(head)
     following = [w for w in words[at + 1 :] if w.clause == head.clause and w.item == head.item and w.np > head.np]
-    if not following or not following[0].in_pp or following[0].preposition not in _NAMING:
+    naming = _naming(head)
+    if not following or not following[0].in_pp or following[0].preposition not in naming:
         return []
-    np = next((w.np for w in following if not w.weak and w.preposition in _NAMING), None)
+    np = next((w.np for w in following if not w.weak and w.preposition in naming), None)
     return [w for w in following if w.np == np and not w.weak]
 
 
@@ -432,7 +443,10 @@ def _singles(words: list[Word], rationale: list[str]) -> list[tuple[Word, str]]:
             if not (kind == "head" and partner.light and not partner.attribute):
                 continue  # "LOST or stolen card" needs its card; "INVESTMENT or tax advice" does not
         if len(kept) == 1 and kept[0].attribute and not kept[0].person:
-            if not _of_phrase(kept[0], words):  # "the LOCATION of a den" pairs with its den
+            named = _of_phrase(kept[0], words)
+            # "the LOCATION of a den" pairs with its den; an amount of money a draft writes
+            # stands for what it is "for" ("never quote a PRICE for a repair": "$450")
+            if not named or named[0].preposition == "for" and _names_money(kept[0]):
                 found.append((kept[0], "the whole of a guarded phrase"))  # "never quote FEES"
             continue
         if any(w.attribute for w in kept):
