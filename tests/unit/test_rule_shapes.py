@@ -2843,3 +2843,11 @@ def test_an_attribute_is_named_by_what_it_is_for() -> None:
                "The lift passed its annual safety inspection.")
     # an amount of money still stands for the price alone: a draft writes "$450"
     assert "price" in labels("Never quote a price for a repair over chat.")
+
+
+def test_a_prediction_frames_what_it_is_about() -> None:
+    # "predictions ON chargeback wins" guard the chargebacks, as "advice on …" does
+    rule = "No predictions on chargeback wins or losses."
+    assert "predictions" not in words(rule) and "chargeback" in labels(rule)
+    holds_only(rule, "You will win this chargeback with the delivery proof you uploaded.",
+               "Our fraud tools score each payment for risk.")
