@@ -2851,3 +2851,13 @@ def test_a_prediction_frames_what_it_is_about() -> None:
     assert "predictions" not in words(rule) and "chargeback" in labels(rule)
     holds_only(rule, "You will win this chargeback with the delivery proof you uploaded.",
                "Our fraud tools score each payment for risk.")
+
+
+def test_a_clause_that_forbids_in_the_passive_after_a_heading_states_the_rule() -> None:
+    # "Bulky waste: the collection charge IS NOT TO BE WAIVED": the heading names where,
+    # the clause after it what is forbidden
+    rule = "Bulky waste: the collection charge is not to be waived by agents."
+    assert {"waived", "collection + charge"} <= labels(rule)
+    assert held(gate(rule), "Your bulky item charge, good news, has been waived.")
+    # a clause that says what is done, not what may not be, stays the reason
+    assert "collection + charge" not in labels("Bulky waste: the collection charge is set by the council.")

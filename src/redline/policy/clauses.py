@@ -461,7 +461,7 @@ def rule_clauses(rule: str, ages: bool = False) -> tuple[list[list[str]], list[s
         # "Flag spoilers: ANYTHING revealing the plot …": after a routing, a case that "any"
         # opens names what is routed ("EVERY kit is packed in …" says what is so)
         case = bool(clause) and clause[0] in _ANY and bool(found[0]) and bool(phrase(found[0], 0, "escalate"))
-        if forbids or routes or case:
+        if forbids or routes or case or _forbids_passively(clause):
             stated.append(clause)
         elif not _tells_what_to_do(clause):
             rationale.append(clause)
@@ -1435,6 +1435,25 @@ def _heading(clause: list[str]) -> bool:
 
 # pronouns that are subjects of a sentence ("it" is left out: "IT support" is a heading)
 _SUBJECT_PRONOUNS = frozenset("nobody everyone everybody someone somebody anyone anybody we they you he she i".split())
+
+
+def _forbids_passively(clause: list[str]) -> bool:
+    """A clause that forbids in the passive, of a thing it names first: "the collection
+    charge MUST NOT BE WAIVED", "deposits ARE NOT TO BE REFUNDED", "samples CAN'T BE
+    shipped" (a noun phrase, a modal or "is"/"are" under a negation, "be" and a participle)."""
+    for i in range(1, min(len(clause) - 2, 8)):
+        if clause[i] not in _PASSIVE_AUX or not any(_content(t) for t in clause[:i]) \
+                or any(t in _SUBJECT_PRONOUNS or t == "it" or t in WORDS["aux"] for t in clause[:i]):
+            continue
+        j = i + 1 if clause[i].endswith(("n't", "cannot")) else i
+        if j == i:
+            if clause[i + 1] not in ("not", "never"):
+                return False
+            j = i + 2
+        if clause[j : j + 2] == ["to", "be"]:
+            j += 1
+        return j + 1 < len(clause) and clause[j] == "be" and clause[j + 1].endswith(("ed", "en", "id", "ld", "lt", "wn"))
+    return False
 
 
 def _instructs(clause: list[str]) -> bool:
