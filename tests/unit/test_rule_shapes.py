@@ -2861,3 +2861,11 @@ def test_a_clause_that_forbids_in_the_passive_after_a_heading_states_the_rule() 
     assert held(gate(rule), "Your bulky item charge, good news, has been waived.")
     # a clause that says what is done, not what may not be, stays the reason
     assert "collection + charge" not in labels("Bulky waste: the collection charge is set by the council.")
+
+
+def test_full_stop_only_insists() -> None:
+    # "…, full stop" insists as "under any circumstances" does: "stop" is no topic
+    rule = "no free washes as goodwill, full stop"
+    assert "stop" not in words(rule) and "free + washes" in labels(rule)
+    holds_only(rule, "I've added two free washes to your account as a goodwill gesture.",
+               "Feel free to stop by any location during opening hours.")
