@@ -303,7 +303,12 @@ fryers), no set style, scored blind at the start of a later round (0.904 / 0.163
 houseboat hire, test prep, an executive MBA office, boiler servicing, joinery) and
 heldout-df (an unemployment claims line, fly-tipping enforcement, single sign-on support,
 smart locks, airport shuttles, vehicle emissions testing, adult day care, foster care),
-no set style, scored blind at the end of that round with its final code, not read.
+no set style, scored blind at the end of that round with its final code, not read;
+heldout-dg (a gin distillery, a circus school, pollination hive rental, an oyster farm, a
+clay shooting ground, a pinball bar, heat pump installation, tailoring) and heldout-dh (a
+rural electric cooperative, a radio-control hobby shop, an anticoagulation clinic, a
+tannery, reservoir boating permits, a quilting shop, truck tyre retreading, a lymphoedema
+clinic), no set style, scored blind at the end of a later round, not read.
 The floors sit a little under what the gate measures today (README, "Topic derivation"):
 a change that loses recall or adds false alarms on material it was not written for fails
 here.
@@ -455,6 +460,8 @@ CORPORA = Path(__file__).parent.parent / "fixtures" / "rules-corpus"
         ("heldout-dc.jsonl", 0.88, 0.17),
         ("heldout-de.jsonl", 0.85, 0.26),
         ("heldout-df.jsonl", 0.77, 0.21),
+        ("heldout-dg.jsonl", 0.87, 0.16),
+        ("heldout-dh.jsonl", 0.92, 0.16),
     ],
 )
 def test_rules_in_plain_words_hold_the_drafts_that_mention_their_topic(
