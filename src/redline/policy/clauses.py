@@ -1437,6 +1437,14 @@ def _heading(clause: list[str]) -> bool:
 _SUBJECT_PRONOUNS = frozenset("nobody everyone everybody someone somebody anyone anybody we they you he she i".split())
 
 
+def participle(token: str) -> bool:
+    """Whether `token` is the past participle of a verb ("set", "quoted", "issued"; the
+    dictionary lists a regular one once, as the past), its own lemma or not (unlike
+    `reading._irregular_participle`, which asks for another verb's form)."""
+    return any(token in forms for lemma in lemmas(token)
+               for tag, forms in table_forms(lemma).items() if tag in ("VBN", "VBD"))
+
+
 def _forbids_passively(clause: list[str]) -> bool:
     """A clause that forbids in the passive, of a thing it names first: "the collection
     charge MUST NOT BE WAIVED", "deposits ARE NOT TO BE REFUNDED", "samples CAN'T BE
@@ -1452,7 +1460,7 @@ def _forbids_passively(clause: list[str]) -> bool:
             j = i + 2
         if clause[j : j + 2] == ["to", "be"]:
             j += 1
-        return j + 1 < len(clause) and clause[j] == "be" and clause[j + 1].endswith(("ed", "en", "id", "ld", "lt", "wn"))
+        return j + 1 < len(clause) and clause[j] == "be" and participle(clause[j + 1])
     return False
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from redline.policy.clauses import (
     CONTAINER_DETS, LOCATING as _LOCATING, MODALS as _MODALS, OBJECT_OPENERS as _OBJECT_OPENERS, POSITIVE_DIRECTIVES,
     after_frame,
-    SECRET, bound_party, cut, fact_verb, in_list, items, phrase, rule_clauses,
+    SECRET, bound_party, cut, fact_verb, in_list, items, participle as _participle, phrase, rule_clauses,
 )
 from redline.policy.dictionary import forms as table_forms, readings
 from redline.policy.lexicon import PERSON_SUFFIXES, agent_base, is_agent, is_person, lemmas, part_of_speech, zipf
@@ -662,14 +662,6 @@ def _by_the_party(item: list[str], i: int) -> bool:
         rest = rest[1:]
     return 1 <= len(rest) <= 3 and in_list("actor", rest[-1]) \
         and all(t[0].isalpha() and t not in WORDS["closed"] for t in rest)
-
-
-def _participle(token: str) -> bool:
-    """Whether `token` is the past participle of a verb ("set", "quoted", "issued"; the
-    dictionary lists a regular one once, as the past), its own lemma or not (unlike
-    `_irregular_participle`, which asks for another verb's form)."""
-    return any(token in forms for lemma in lemmas(token)
-               for tag, forms in table_forms(lemma).items() if tag in ("VBN", "VBD"))
 
 
 def _finite_verb(token: str) -> bool:
